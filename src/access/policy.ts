@@ -1,0 +1,99 @@
+import { normaliseTag, noteHasTag, tagCovers } from '../vault/tags.js';
+
+export const SCOPES = ['notes:read', 'notes:write'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * What one connection may do and see: its scopes and an optional boundary
+ * (one folder, one tag, or both). Every tool decides visibility through the
+ * pure functions below, and nowhere else.
+ */
+export interface AccessPolicy {
+  readonly scopes: ReadonlySet<Scope>;
+  /** Vault-relative folder, no leading or trailing `/`; covers its subfolders. */
+  readonly folder?: string;
+  /** A normalised tag with its sigil (`#work`); covers its nested tags. */
+  readonly tag?: string;
+}
+
+export class PolicyError extends Error {}
+
+export function parseScopes(text: string): Set<Scope> {
+  const scopes = new Set<Scope>();
+  for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+    if (!(SCOPES as readonly string[]).includes(part)) {
+      throw new PolicyError(`Unknown scope "${part}"; use notes:read, notes:write or both, separated by a comma.`);
+    }
+    scopes.add(part as Scope);
+  }
+  if (scopes.size === 0) throw new PolicyError('At least one scope is needed: notes:read, notes:write or both.');
+  return scopes;
+}
+
+export function normaliseBoundaryFolder(folder: string): string {
+  const cleaned = folder.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '').replace(/\/{2,}/g, '/');
+  if (cleaned === '' || cleaned.split('/').some((part) => part === '..' || part === '.' || part.startsWith('.'))) {
+    throw new PolicyError(`The folder boundary "${folder}" is not a folder inside the vault.`);
+  }
+  return cleaned;
+}
+
+/** A boundary tag: `#work`, `@alice`, or a bare word taken as the hashtag. */
+export function normaliseBoundaryTag(tag: string): string {
+  const text = tag.trim();
+  const normalised = normaliseTag(text.startsWith('#') || text.startsWith('@') ? text : `#${text}`);
+  if (!normalised) throw new PolicyError(`The tag boundary "${tag}" is not a tag; write it like #work or @alice.`);
+  return normalised;
+}
+
+export function createPolicy(options: { scopes?: Iterable<Scope>; folder?: string; tag?: string } = {}): AccessPolicy {
+  const policy: { scopes: ReadonlySet<Scope>; folder?: string; tag?: string } = {
+    scopes: new Set(options.scopes ?? SCOPES),
+  };
+  if (options.folder !== undefined) policy.folder = normaliseBoundaryFolder(options.folder);
+  if (options.tag !== undefined) policy.tag = normaliseBoundaryTag(options.tag);
+  return policy;
+}
+
+export function hasScope(policy: AccessPolicy, scope: Scope): boolean {
+  return policy.scopes.has(scope);
+}
+
+export function isBounded(policy: AccessPolicy): boolean {
+  return policy.folder !== undefined || policy.tag !== undefined;
+}
+
+/** Whether `folder` is the boundary folder or below it (case-insensitive, whole segments). */
+export function folderInBoundary(policy: AccessPolicy, folder: string | null): boolean {
+  if (policy.folder === undefined) return true;
+  if (folder === null) return false;
+  const wanted = policy.folder.toLowerCase();
+  const actual = folder.toLowerCase();
+  return actual === wanted || actual.startsWith(`${wanted}/`);
+}
+
+/** Whether one of the person's own notes lies inside the connection's boundary. */
+export function noteInBoundary(policy: AccessPolicy, note: { folder: string | null; tags: readonly string[] }): boolean {
+  if (!folderInBoundary(policy, note.folder)) return false;
+  if (policy.tag !== undefined && !noteHasTag(note.tags, [policy.tag])) return false;
+  return true;
+}
+
+/** Teammates' shared notes are visible only to connections without a boundary. */
+export function sharedNotesVisible(policy: AccessPolicy): boolean {
+  return !isBounded(policy);
+}
+
+/** Whether a folder may be named to this connection (list_folders, a folder filter). */
+export function folderVisible(policy: AccessPolicy, folder: string, holdsInBoundaryNote: boolean): boolean {
+  if (!folderInBoundary(policy, folder)) return false;
+  // Under a tag boundary only folders with an in-boundary note are shown, so
+  // that folder names of other work cannot leak.
+  if (policy.tag !== undefined) return holdsInBoundaryNote;
+  return true;
+}
+
+/** Whether a set of tags still satisfies the tag boundary (for edits). */
+export function keepsBoundaryTag(policy: AccessPolicy, tags: readonly string[]): boolean {
+  return policy.tag === undefined || tags.some((tag) => tagCovers(policy.tag as string, tag));
+}

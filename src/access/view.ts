@@ -1,0 +1,118 @@
+import { NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
+import type { NoteRecord, NoteWithBody } from '../vault/note.js';
+import type { Vault } from '../vault/vault.js';
+import { folderVisible, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
+
+/** A note as one connection sees it, with the vault it came from. */
+export interface VisibleNote {
+  record: NoteRecord;
+  /** Set on a teammate's shared note. */
+  owner?: string;
+}
+
+/**
+ * The vault as one connection may see it. Every tool reads and writes through
+ * a view, so the access policy is applied in this one place: a note outside
+ * the boundary is indistinguishable from one that does not exist.
+ */
+export class VaultView {
+  constructor(
+    readonly own: Vault,
+    readonly teammates: readonly Vault[],
+    readonly policy: AccessPolicy,
+  ) {}
+
+  /** Tools call this first: while the vault is still being read, they say so. */
+  assertReady(): void {
+    if (this.own.ready) return;
+    const { done, total, phase } = this.own.progress;
+    const where = phase === 'reading' && total > 0 ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
+    throw new NotReadyError(`The vault is still being read${where}; try again in a few seconds.`);
+  }
+
+  /** Whether a note of the person's own vault is visible. */
+  seesOwn(record: NoteRecord): boolean {
+    return noteInBoundary(this.policy, record);
+  }
+
+  /** The person's own in-boundary notes: the personal views (tags, folders, reviews, filters). */
+  *ownNotes(): Generator<NoteRecord> {
+    for (const record of this.own.all()) if (this.seesOwn(record)) yield record;
+  }
+
+  /** Teammates' shared notes, where this connection may see them. */
+  *sharedNotes(): Generator<VisibleNote> {
+    if (!sharedNotesVisible(this.policy)) return;
+    for (const vault of this.teammates) {
+      for (const record of vault.all()) if (record.shared) yield { record, owner: vault.owner ?? 'teammate' };
+    }
+  }
+
+  /** Own and shared notes: what list_notes and the searches cover. */
+  *allNotes(): Generator<VisibleNote> {
+    for (const record of this.ownNotes()) yield { record };
+    yield* this.sharedNotes();
+  }
+
+  /** Find a visible note by id, own first, then shared. */
+  find(id: string): VisibleNote | undefined {
+    const own = this.own.get(id);
+    if (own) return this.seesOwn(own) ? { record: own } : undefined;
+    if (!sharedNotesVisible(this.policy)) return undefined;
+    for (const vault of this.teammates) {
+      const record = vault.get(id);
+      if (record?.shared) return { record, owner: vault.owner ?? 'teammate' };
+    }
+    return undefined;
+  }
+
+  /** Read a visible note with its body; invisible and unknown ids alike are "Note not found". */
+  async read(id: string): Promise<NoteWithBody & { owner?: string }> {
+    const found = this.find(id);
+    if (!found) throw new NoteNotFoundError();
+    const vault = found.owner === undefined ? this.own : this.teammateOf(id);
+    const note = await vault.read(id);
+    // The file may have changed since it was listed: visibility is decided on what was read.
+    if (found.owner === undefined ? !this.seesOwn(note.record) : !note.record.shared) throw new NoteNotFoundError();
+    return found.owner === undefined ? note : { ...note, owner: found.owner };
+  }
+
+  /** A note this connection may change: own and in-boundary. Shared notes are refused plainly. */
+  writable(id: string): NoteRecord {
+    const found = this.find(id);
+    if (!found) throw new NoteNotFoundError();
+    if (found.owner !== undefined) throw new ReadOnlyNoteError(`This note is shared by ${found.owner}; it can be read but not changed.`);
+    return found.record;
+  }
+
+  private teammateOf(id: string): Vault {
+    const vault = this.teammates.find((candidate) => candidate.get(id) !== undefined);
+    if (!vault) throw new NoteNotFoundError();
+    return vault;
+  }
+
+  /** Folders this connection may see, with the in-boundary notes directly inside each. */
+  folderCounts(): { folders: Map<string, number>; unfiled: number } {
+    const counts = new Map<string, number>();
+    let unfiled = 0;
+    for (const record of this.ownNotes()) {
+      if (record.folder === null) unfiled++;
+      else counts.set(record.folder, (counts.get(record.folder) ?? 0) + 1);
+    }
+    const folders = new Map<string, number>();
+    for (const folder of this.own.folders()) {
+      const count = counts.get(folder) ?? 0;
+      if (folderVisible(this.policy, folder, count > 0)) folders.set(folder, count);
+    }
+    // A note may sit in a folder the scan has not reported yet (watcher lag).
+    for (const [folder, count] of counts) if (!folders.has(folder) && folderVisible(this.policy, folder, true)) folders.set(folder, count);
+    return { folders, unfiled };
+  }
+
+  /** The canonical name of a visible folder given in any case. */
+  findFolder(name: string): string | undefined {
+    const wanted = name.replace(/^\/+|\/+$/g, '').toLowerCase();
+    for (const folder of this.folderCounts().folders.keys()) if (folder.toLowerCase() === wanted) return folder;
+    return undefined;
+  }
+}

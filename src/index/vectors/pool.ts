@@ -1,0 +1,280 @@
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { Worker } from 'node:worker_threads';
+import { createEmbedder, type Embedder, type EmbedderSpec } from './embedder.js';
+import type { FromWorker, ToWorker } from './embed-worker.js';
+import { launchEmbedWorker } from './worker-launch.js';
+
+export interface EmbeddingPoolOptions {
+  spec: EmbedderSpec;
+  /** Worker threads, each with its own copy of the model; 0 runs the model on the calling thread. */
+  workers: number;
+  /**
+   * Texts handed to a worker at a time. Small batches keep a query from
+   * waiting long behind a backlog (a 200-word chunk takes ~0.1 s).
+   */
+  batchSize?: number;
+  log?: (line: string) => void;
+}
+
+export interface EmbedOptions {
+  /** `high` jumps the queue: used for search queries while notes are being embedded. */
+  priority?: 'high' | 'normal';
+}
+
+interface Job {
+  texts: string[];
+  resolve(vectors: number[][]): void;
+  reject(error: Error): void;
+}
+
+interface Runner {
+  readonly name: string;
+  busy: boolean;
+  alive: boolean;
+  run(texts: string[]): Promise<number[][]>;
+  close(): Promise<void>;
+}
+
+/** Restarts allowed for crashed workers before the pool gives up on a slot. */
+const MAX_RESTARTS = 3;
+
+/**
+ * Embeds texts on a pool of worker threads. Calls are cut into batches that
+ * idle workers take in turn, queries (`priority: 'high'`) first; results come
+ * back in input order. A worker that dies fails only the batch it held and
+ * is replaced.
+ */
+export class EmbeddingPool implements Embedder {
+  private readonly high: Job[] = [];
+  private readonly normal: Job[] = [];
+  private readonly runners: Runner[] = [];
+  private readonly batchSize: number;
+  private readonly log: (line: string) => void;
+  private restarts = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly options: EmbeddingPoolOptions,
+    readonly id: string,
+    readonly dimensions: number,
+  ) {
+    this.batchSize = Math.max(1, options.batchSize ?? 4);
+    this.log = options.log ?? (() => undefined);
+  }
+
+  /** Loads the model in every worker; rejects if it cannot be loaded. */
+  static async create(options: EmbeddingPoolOptions): Promise<EmbeddingPool> {
+    const log = options.log ?? (() => undefined);
+    if (options.workers <= 0) {
+      const embedder = await createEmbedder(options.spec);
+      const pool = new EmbeddingPool(options, embedder.id, embedder.dimensions);
+      pool.runners.push(new InThreadRunner(embedder));
+      return pool;
+    }
+    const started = Array.from({ length: options.workers }, (_, i) => startWorker(options.spec, `embed-worker-${i + 1}`, log));
+    const loaded = await Promise.allSettled(started.map((s) => s.ready));
+    const failure = loaded.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const first = loaded.find((r): r is PromiseFulfilledResult<ModelInfo> => r.status === 'fulfilled');
+    if (failure || !first) {
+      await Promise.all(started.map((s) => s.runner.close()));
+      throw failure?.reason instanceof Error ? failure.reason : new Error('The embedding model did not load');
+    }
+    const pool = new EmbeddingPool(options, first.value.id, first.value.dimensions);
+    for (const s of started) pool.adopt(s.runner);
+    return pool;
+  }
+
+  get workerCount(): number {
+    return this.runners.filter((r) => r.alive).length;
+  }
+
+  embed(texts: string[], options: EmbedOptions = {}): Promise<number[][]> {
+    if (this.closed) return Promise.reject(new Error('The embedding pool is closed'));
+    if (texts.length === 0) return Promise.resolve([]);
+    const queue = options.priority === 'high' ? this.high : this.normal;
+    const parts: Promise<number[][]>[] = [];
+    for (let start = 0; start < texts.length; start += this.batchSize) {
+      const batch = texts.slice(start, start + this.batchSize);
+      parts.push(new Promise<number[][]>((resolve, reject) => queue.push({ texts: batch, resolve, reject })));
+    }
+    this.dispatch();
+    return Promise.all(parts).then((results) => results.flat());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.failQueued(new Error('The embedding pool is closed'));
+    await Promise.all(this.runners.map((r) => r.close()));
+  }
+
+  private adopt(runner: Runner): void {
+    this.runners.push(runner);
+    if (runner instanceof WorkerRunner) runner.onDeath = (error) => this.replace(runner, error);
+  }
+
+  private dispatch(): void {
+    for (const runner of this.runners) {
+      if (!runner.alive || runner.busy) continue;
+      const job = this.high.shift() ?? this.normal.shift();
+      if (!job) return;
+      runner.busy = true;
+      runner.run(job.texts).then(job.resolve, job.reject).finally(() => {
+        runner.busy = false;
+        this.dispatch();
+      });
+    }
+  }
+
+  private replace(dead: WorkerRunner, error: Error): void {
+    const index = this.runners.indexOf(dead);
+    if (index >= 0) this.runners.splice(index, 1);
+    if (this.closed) return;
+    this.log(`${dead.name} stopped: ${error.message}`);
+    if (this.restarts >= MAX_RESTARTS) {
+      if (this.workerCount === 0) {
+        this.log('embedding stopped: the workers kept failing');
+        this.failQueued(new Error(`Embedding failed: ${error.message}`));
+      }
+      return;
+    }
+    this.restarts++;
+    const { runner, ready } = startWorker(this.options.spec, dead.name, this.log);
+    ready.then(
+      () => {
+        if (this.closed) {
+          void runner.close();
+          return;
+        }
+        this.adopt(runner);
+        this.dispatch();
+      },
+      (loadError: unknown) => {
+        this.log(`${dead.name} could not restart: ${loadError instanceof Error ? loadError.message : String(loadError)}`);
+        if (this.workerCount === 0) this.failQueued(new Error('Embedding failed: no worker is running'));
+      },
+    );
+  }
+
+  private failQueued(error: Error): void {
+    for (const job of this.high.splice(0)) job.reject(error);
+    for (const job of this.normal.splice(0)) job.reject(error);
+  }
+}
+
+interface ModelInfo {
+  id: string;
+  dimensions: number;
+}
+
+function startWorker(spec: EmbedderSpec, name: string, log: (line: string) => void): { runner: WorkerRunner; ready: Promise<ModelInfo> } {
+  const worker = launchEmbedWorker({ workerData: { spec }, stdout: true, stderr: true });
+  const runner = new WorkerRunner(name, worker, log);
+  return { runner, ready: runner.ready };
+}
+
+class WorkerRunner implements Runner {
+  busy = false;
+  alive = true;
+  onDeath: ((error: Error) => void) | undefined;
+  readonly ready: Promise<ModelInfo>;
+  private readonly pending = new Map<number, { resolve(v: number[][]): void; reject(e: Error): void }>();
+  private nextJob = 1;
+  private closing = false;
+  private settleReady: { resolve(info: ModelInfo): void; reject(error: Error): void } | undefined;
+
+  constructor(
+    readonly name: string,
+    private readonly worker: Worker,
+    log: (line: string) => void,
+  ) {
+    this.ready = new Promise<ModelInfo>((resolve, reject) => {
+      this.settleReady = { resolve, reject };
+    });
+    // stdout belongs to the MCP protocol: whatever the model libraries print
+    // in a worker goes to the log instead.
+    forwardLines(worker.stdout, (line) => log(`${name}: ${line}`));
+    forwardLines(worker.stderr, (line) => log(`${name}: ${line}`));
+    worker.on('message', (message: FromWorker) => this.onMessage(message));
+    worker.on('error', (error) => this.die(error));
+    worker.on('exit', (code) => this.die(new Error(`exited with code ${code}`)));
+  }
+
+  run(texts: string[]): Promise<number[][]> {
+    if (!this.alive) return Promise.reject(new Error(`${this.name} is not running`));
+    const job = this.nextJob++;
+    return new Promise<number[][]>((resolve, reject) => {
+      this.pending.set(job, { resolve, reject });
+      this.post({ type: 'embed', job, texts });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.alive) return;
+    this.closing = true;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.post({ type: 'close' });
+    const timer = setTimeout(() => void this.worker.terminate(), 2_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private post(message: ToWorker): void {
+    this.worker.postMessage(message);
+  }
+
+  private onMessage(message: FromWorker): void {
+    switch (message.type) {
+      case 'ready':
+        this.settleReady?.resolve({ id: message.id, dimensions: message.dimensions });
+        return;
+      case 'load-failed':
+        this.settleReady?.reject(new Error(`The embedding model did not load: ${message.message}`));
+        void this.close();
+        return;
+      case 'result':
+      case 'failed': {
+        const pending = this.pending.get(message.job);
+        this.pending.delete(message.job);
+        if (message.type === 'result') pending?.resolve(message.vectors);
+        else pending?.reject(new Error(`Embedding failed: ${message.message}`));
+        return;
+      }
+    }
+  }
+
+  private die(error: Error): void {
+    if (!this.alive) return;
+    this.alive = false;
+    const reason = this.closing ? new Error('The embedding pool is closed') : error;
+    this.settleReady?.reject(reason);
+    for (const pending of this.pending.values()) pending.reject(reason);
+    this.pending.clear();
+    if (!this.closing) this.onDeath?.(error);
+  }
+}
+
+class InThreadRunner implements Runner {
+  readonly name = 'in-thread embedder';
+  busy = false;
+  alive = true;
+
+  constructor(private readonly embedder: Embedder) {}
+
+  run(texts: string[]): Promise<number[][]> {
+    return this.embedder.embed(texts);
+  }
+
+  async close(): Promise<void> {
+    this.alive = false;
+    await this.embedder.close();
+  }
+}
+
+function forwardLines(stream: Readable | null | undefined, write: (line: string) => void): void {
+  if (!stream) return;
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+    if (line.trim() !== '') write(line);
+  });
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** One plain sentence for a failed argument check, never the schema's own dump. */
+export function describeInvalidArguments(toolName: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `The arguments to ${toolName} are not valid.`;
+  if (issue.path.length === 0) return `The arguments to ${toolName} must be an object of named parameters.`;
+  // Messages written in the schemas already name the parameter.
+  const name = issue.path.join('.');
+  return issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+}
+
+/** Unknown parameters are named rather than silently dropped, so a misspelt filter is noticed. */
+export function describeUnknownArguments(toolName: string, unknown: string[], accepted: string[]): string {
+  const takes = accepted.length === 0 ? 'it takes no parameters' : `it takes: ${accepted.join(', ')}`;
+  return `${toolName} does not take ${unknown.join(', ')}; ${takes}.`;
+}

@@ -1,0 +1,29 @@
+import { hasScope } from '../access/policy.js';
+import type { VaultView } from '../access/view.js';
+import type { VaultSettings } from '../vault/settings.js';
+
+/** The orientation an assistant reads at `initialize`: what this vault and connection are. */
+export function buildInstructions(view: VaultView, settings: VaultSettings): string {
+  const { policy } = view;
+  const lines: string[] = [
+    "dexi-vault: the person's notes, a folder of Markdown files they also edit themselves. Every note has an id; list and search results give ids, get_note gives the full text.",
+  ];
+  if (view.own.ready) {
+    const { folders, unfiled } = view.folderCounts();
+    let count = unfiled;
+    for (const n of folders.values()) count += n;
+    lines.push(`This connection sees ${count} notes in ${folders.size} folders (${unfiled} unfiled).`);
+  } else {
+    lines.push('The vault is still being read; tools say so until it is ready.');
+  }
+  const bounds: string[] = [];
+  if (policy.folder !== undefined) bounds.push(`the folder ${policy.folder} and its subfolders`);
+  if (policy.tag !== undefined) bounds.push(`notes tagged ${policy.tag}`);
+  if (bounds.length > 0) lines.push(`It is limited to ${bounds.join(' and ')}; nothing outside exists for it, and new notes are kept inside.`);
+  lines.push(hasScope(policy, 'notes:write') ? (hasScope(policy, 'notes:read') ? 'It may read and write.' : 'It may write but not read.') : 'It is read-only.');
+  if (settings.reviewTags.length > 0) lines.push(`Review decks (spaced repetition): ${settings.reviewTags.join(', ')}.`);
+  lines.push(
+    'Suggested flow: find notes (search_notes for words, list_notes for filters like "this week"), read one with get_note, then add to it with update_note in append mode; replace only when a rewrite was asked for, and confirm before deleting.',
+  );
+  return lines.join('\n');
+}

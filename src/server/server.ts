@@ -1,0 +1,88 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { hasScope } from '../access/policy.js';
+import { DexiError } from '../vault/errors.js';
+import type { Logger } from '../vault/vault.js';
+import type { ToolContext, ToolDefinition } from '../tools/tool.js';
+import { describeInvalidArguments, describeUnknownArguments, errorResult } from './errors.js';
+
+export interface ServerOptions {
+  name: string;
+  version: string;
+  tools: readonly ToolDefinition[];
+  context: ToolContext;
+  instructions: string;
+  log: Logger;
+}
+
+function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
+  const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema as Tool['inputSchema'];
+}
+
+function outputSchemaOf(tool: ToolDefinition): Tool['outputSchema'] {
+  const schema = z.toJSONSchema(tool.output, { io: 'output' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema as Tool['outputSchema'];
+}
+
+function acceptedKeys(tool: ToolDefinition): string[] {
+  return tool.input instanceof z.ZodObject ? Object.keys(tool.input.shape) : [];
+}
+
+/**
+ * One MCP server for one connection. The connection's access policy (inside
+ * `context.view`) decides which tools are listed and callable; arguments are
+ * checked here so that every failure is a plain sentence, and every domain
+ * error becomes a tool error with the contract's exact words.
+ */
+export function createMcpServer(options: ServerOptions): Server {
+  const { context, log } = options;
+  const policy = context.view.policy;
+  const server = new Server(
+    { name: options.name, version: options.version },
+    { capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
+  );
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const listed: Tool[] = options.tools
+    .filter((tool) => hasScope(policy, tool.scope))
+    .map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputSchemaOf(tool),
+      outputSchema: outputSchemaOf(tool),
+      annotations: { title: tool.title, ...tool.annotations },
+    }));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      return errorResult(`There is no tool named ${request.params.name}. Available: ${listed.map((item) => item.name).join(', ')}.`);
+    }
+    if (!hasScope(policy, tool.scope)) {
+      return errorResult(`This connection lacks the ${tool.scope} scope that ${tool.name} needs.`);
+    }
+    const args = request.params.arguments ?? {};
+    const accepted = acceptedKeys(tool);
+    const unknown = Object.keys(args).filter((key) => !accepted.includes(key));
+    if (unknown.length > 0) return errorResult(describeUnknownArguments(tool.name, unknown, accepted));
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return errorResult(describeInvalidArguments(tool.name, parsed.error));
+    try {
+      const result = await tool.handler(parsed.data, context);
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+    } catch (error) {
+      if (error instanceof DexiError) return errorResult(error.message);
+      const code = (error as NodeJS.ErrnoException).code;
+      log(`${tool.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      const detail = code === 'EACCES' || code === 'EPERM' ? ' (permission denied on the vault folder)' : code === 'ENOSPC' ? ' (the disk is full)' : '';
+      return errorResult(`${tool.name} could not finish${detail}. Nothing was lost; try again, and see the server log if it keeps failing.`);
+    }
+  });
+  return server;
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { toFullNote } from './items.js';
+import { fullNote, noteId } from './schemas.js';
+import { defineTool } from './tool.js';
+
+export const getNoteTool = defineTool({
+  name: 'get_note',
+  title: 'Read a note',
+  description:
+    'Fetch one note in full: its complete Markdown body (text), title, tags, source kind, source URL and folder. ' +
+    'Use it after search_notes, semantic_search or list_notes, which return only a snippet, and before update_note in replace mode. ' +
+    'Errors: "Note not found" for an unknown id or one this connection may not see.',
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.object({ note_id: noteId() }),
+  output: fullNote,
+  async handler(args, { view }) {
+    view.assertReady();
+    const note = await view.read(args.note_id);
+    return toFullNote(note.record, note.body, note.owner);
+  },
+});

@@ -1,0 +1,18 @@
+import { getNoteTool } from './get-note.js';
+import { listNotesTool } from './list-notes.js';
+import { listFoldersTool, listTagsTool } from './tags-folders.js';
+import type { ToolDefinition } from './tool.js';
+import { createNoteTool, deleteNoteTool, updateNoteTool } from './write-notes.js';
+
+/** Every tool, in the order clients list them: reads first, then writes. */
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  listNotesTool,
+  getNoteTool,
+  listTagsTool,
+  listFoldersTool,
+  createNoteTool,
+  updateNoteTool,
+  deleteNoteTool,
+];
+
+export type { ToolContext, ToolDefinition } from './tool.js';

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { VisibleNote } from '../access/view.js';
+import { FolderNotFoundError, InvalidInputError } from '../vault/errors.js';
+import { SOURCES } from '../vault/note.js';
+import { noteHasTag, tagFilterCandidates } from '../vault/tags.js';
+import { toItem } from './items.js';
+import { choice, intParam, pagedItems, text } from './schemas.js';
+import { defineTool } from './tool.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The [start, end) window of a period, in the server's time zone. Pure. */
+export function periodWindow(period: 'today' | 'yesterday' | 'week', now: Date): { start: number; end: number } {
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
+  if (period === 'today') return { start: midnight, end: tomorrow };
+  if (period === 'yesterday') return { start: new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1).getTime(), end: midnight };
+  return { start: now.getTime() - 7 * DAY_MS, end: now.getTime() + 1 };
+}
+
+/** Newest first by the given timestamp; ties broken by id so pages never overlap. */
+export function newestFirst(key: 'createdMs' | 'updatedMs') {
+  return (a: VisibleNote, b: VisibleNote): number =>
+    b.record[key] - a.record[key] || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0);
+}
+
+export const listNotesTool = defineTool({
+  name: 'list_notes',
+  title: 'List notes',
+  description:
+    'Browse notes newest first, with optional filters. The right tool for "what did I save this week?" or "show my bookmarks tagged #ml": ' +
+    'it filters by source kind, tag, folder and period rather than by words (use search_notes for words, semantic_search for topics). ' +
+    'Returns {items, total, page}; each item has id, title, a 300-character snippet, tags, source, created and updated. ' +
+    'Errors: "Folder not found: X" for an unknown folder (call list_folders first); plain messages for out-of-range page or size.',
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    page: intParam('page', 1, undefined, 1, 'Page number, from 1.'),
+    size: intParam('size', 1, 50, 10, 'Items per page, 1 to 50.'),
+    source: choice('source', ['all', ...SOURCES] as const, 'Only notes of this kind: all, bookmark, email, feed or note.').optional().default('all'),
+    tag: text('tag', { min: 1, max: 200, description: 'Only notes with this tag: "#hashtag", "@mention", or a bare word matching either. #ml also matches nested tags like #ml/papers.' }).optional(),
+    folder: text('folder', { min: 1, max: 1000, description: 'Only notes directly inside this folder (name as list_folders gives it, any case), or "unfiled" for notes at the top level.' }).optional(),
+    period: choice('period', ['today', 'yesterday', 'week'] as const, 'Only notes whose sort timestamp falls today, yesterday (calendar days, server time zone) or in the last 7 days.').optional(),
+    sort: choice('sort', ['created', 'updated'] as const, 'Order newest first by created (default) or updated time; period filters on the same timestamp.').optional().default('created'),
+  }),
+  output: pagedItems,
+  async handler(args, { view, clock }) {
+    view.assertReady();
+    const key = args.sort === 'updated' ? 'updatedMs' : 'createdMs';
+    const candidates = args.tag === undefined ? undefined : tagFilterCandidates(args.tag);
+    if (args.tag !== undefined && !candidates) {
+      throw new InvalidInputError(`tag must be a tag such as "#ml", "@alice" or a bare word; "${args.tag}" is not one.`);
+    }
+    let folder: string | null | undefined;
+    if (args.folder !== undefined) {
+      if (args.folder.trim().toLowerCase() === 'unfiled') folder = null;
+      else {
+        folder = view.findFolder(args.folder);
+        if (folder === undefined) throw new FolderNotFoundError(args.folder);
+      }
+    }
+    const window = args.period === undefined ? undefined : periodWindow(args.period, clock.now());
+
+    // A folder filter is a personal view: teammates' shared notes have no folder.
+    const pool = folder === undefined ? view.allNotes() : view.ownNotes();
+    const matches: VisibleNote[] = [];
+    for (const entry of pool) {
+      const note: VisibleNote = 'record' in entry ? entry : { record: entry };
+      const { record } = note;
+      if (args.source !== 'all' && record.source !== args.source) continue;
+      if (candidates && !noteHasTag(record.tags, candidates)) continue;
+      if (folder !== undefined && record.folder !== folder) continue;
+      if (window && (record[key] < window.start || record[key] >= window.end)) continue;
+      matches.push(note);
+    }
+    matches.sort(newestFirst(key));
+    const start = (args.page - 1) * args.size;
+    return { items: matches.slice(start, start + args.size).map((note) => toItem(note)), total: matches.length, page: args.page };
+  },
+});

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { SOURCES } from '../vault/note.js';
+
+/**
+ * Input schemas whose every failure reads as a plain sentence naming the
+ * parameter (`size must be between 1 and 50`), never a schema dump.
+ */
+
+function wholeNumber(name: string, min: number, max?: number) {
+  const range = max === undefined ? `${name} must be ${min} or more` : `${name} must be between ${min} and ${max}`;
+  const schema = z
+    .number({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a whole number`) })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, range);
+  return max === undefined ? schema : schema.max(max, range);
+}
+
+export function intParam(name: string, min: number, max: number | undefined, defaultValue: number, description: string) {
+  return wholeNumber(name, min, max).optional().default(defaultValue).describe(description);
+}
+
+export function requiredInt(name: string, min: number, max: number, description: string) {
+  return wholeNumber(name, min, max).describe(description);
+}
+
+export function text(name: string, options: { min?: number; max?: number; description: string }) {
+  const { min = 0, max } = options;
+  const range =
+    max === undefined ? `${name} must not be empty` : min > 0 ? `${name} must be ${min} to ${max} characters` : `${name} must be at most ${max} characters`;
+  let schema = z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be text`) });
+  if (min > 0) schema = schema.min(min, range);
+  if (max !== undefined) schema = schema.max(max, range);
+  return schema.describe(options.description);
+}
+
+export function choice<const T extends readonly [string, ...string[]]>(name: string, values: T, description: string) {
+  return z.enum(values, { error: `${name} must be one of: ${values.join(', ')}` }).describe(description);
+}
+
+export function noteId(description = 'The note\'s id, as returned by search and list results.') {
+  return text('note_id', { min: 1, max: 200, description });
+}
+
+const timestamp = z.string().describe('ISO 8601 time, e.g. 2026-07-14T09:12:00+00:00');
+
+/** The shared note item of list and search results (contract: "The note item"). */
+export const noteItemFields = {
+  id: z.string(),
+  title: z.string(),
+  tags: z.array(z.string()).describe('Hashtags (#topic) and mentions (@name), lower case, in order of first appearance.'),
+  source: z.enum(SOURCES),
+  source_url: z.string().optional(),
+  created: timestamp,
+  updated: timestamp,
+  folder: z.string().optional().describe('The folder holding the note; absent for unfiled notes and teammates\' notes.'),
+  shared: z.literal(true).optional().describe('Present on a teammate\'s shared note, which is read-only.'),
+  owner: z.string().optional().describe('Whose shared note this is.'),
+};
+
+export const noteItem = z.object({
+  ...noteItemFields,
+  snippet: z.string().describe('The first 300 characters of the body as plain text, … appended when cut.'),
+  similarity: z.number().min(0).max(1).optional().describe('0–1, only from semantic_search and find_similar.'),
+});
+
+export const fullNote = z.object({
+  ...noteItemFields,
+  text: z.string().describe('The full Markdown body, without the frontmatter.'),
+});
+
+export const pagedItems = z.object({
+  items: z.array(noteItem),
+  total: z.number().int().describe('How many notes match in all, across every page.'),
+  page: z.number().int(),
+});

@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import type { Scope } from '../access/policy.js';
+import type { VaultView } from '../access/view.js';
+import type { Clock } from '../vault/clock.js';
+import type { VaultSettings } from '../vault/settings.js';
+
+/** What every tool is handed: the connection's view of the vault and the shared services. */
+export interface ToolContext {
+  view: VaultView;
+  settings: VaultSettings;
+  clock: Clock;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  scope: Scope;
+  annotations: ToolAnnotations;
+  input: Input;
+  output: Output;
+  handler: (args: z.output<Input>, context: ToolContext) => Promise<z.input<Output>>;
+}
+
+/** Keeps each tool's handler typed against its own schemas. */
+export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(
+  tool: ToolDefinition<Input, Output>,
+): ToolDefinition {
+  return tool as unknown as ToolDefinition;
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { keepsBoundaryTag } from '../access/policy.js';
+import { InvalidInputError } from '../vault/errors.js';
+import { extractTags } from '../vault/markdown.js';
+import { noteHasTag } from '../vault/tags.js';
+import { toFullNote } from './items.js';
+import { choice, fullNote, noteId, text } from './schemas.js';
+import { defineTool } from './tool.js';
+
+/** Append the boundary tag to a new note's text when the text lacks it. Pure. */
+export function withBoundaryTag(body: string, tag: string | undefined): string {
+  if (tag === undefined || noteHasTag(extractTags(body), [tag])) return body;
+  if (body.trim() === '') return tag;
+  return `${body.replace(/\s+$/u, '')}\n\n${tag}`;
+}
+
+export const createNoteTool = defineTool({
+  name: 'create_note',
+  title: 'Create a note',
+  description:
+    'Create a new note from Markdown text. Write #hashtags and @mentions inline: they become the note\'s tags. ' +
+    'The note is saved as a Markdown file named after its title (inside this connection\'s folder, if it is limited to one; ' +
+    'a connection limited to a tag gets that tag added to the text). To add to an existing note, use update_note in append mode instead. ' +
+    'Returns the created note in full (with text). Errors: the note limit message when the vault is at its note cap; plain messages for a title over 500 characters.',
+  scope: 'notes:write',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  input: z.object({
+    title: text('title', { max: 500, description: 'The title, up to 500 characters; also the file name. Empty gives "Untitled".' }).optional().default(''),
+    text: text('text', { description: 'The body, as Markdown or plain text, with inline #hashtags and @mentions.' }).optional().default(''),
+  }),
+  output: fullNote,
+  async handler(args, { view, settings }) {
+    view.assertReady();
+    const { policy, own } = view;
+    const folder = policy.folder === undefined ? null : (own.findFolder(policy.folder) ?? policy.folder);
+    const note = await own.create({
+      title: args.title,
+      text: withBoundaryTag(args.text, policy.tag),
+      folder,
+      noteCap: settings.noteCap,
+    });
+    return toFullNote(note.record, note.body);
+  },
+});
+
+export const updateNoteTool = defineTool({
+  name: 'update_note',
+  title: 'Update a note',
+  description:
+    'Change a note\'s title and/or body. mode "append" (safe: use it to add thoughts) adds the text at the end of the body on a new line. ' +
+    'mode "replace" (the default) overwrites the entire body: read the note with get_note first, keep what should stay, and prefer append unless a rewrite was asked for. ' +
+    'Frontmatter (id, review schedule, other keys) is always kept; a new title is stored without moving the file. ' +
+    'Returns the updated note in full. Errors: "Note not found"; "Nothing to update" when replace mode gets neither title nor text; ' +
+    'a plain refusal for a teammate\'s shared note, a note whose frontmatter the server cannot parse, or an edit that would remove the tag this connection is limited to.',
+  scope: 'notes:write',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: z.object({
+    note_id: noteId('The id of one of your own notes.'),
+    title: text('title', { max: 500, description: 'New title, up to 500 characters; omit to keep the current one.' }).optional(),
+    text: text('text', { description: 'Text to append, or the new body in replace mode; omit to keep the body.' }).optional(),
+    mode: choice('mode', ['replace', 'append'] as const, 'append adds to the end; replace (default) overwrites the whole body.').optional().default('replace'),
+  }),
+  output: fullNote,
+  async handler(args, { view }) {
+    view.assertReady();
+    view.writable(args.note_id);
+    const { tag } = view.policy;
+    const request: Parameters<typeof view.own.update>[1] = { mode: args.mode };
+    if (args.title !== undefined) request.title = args.title;
+    if (args.text !== undefined) request.text = args.text;
+    if (tag !== undefined) {
+      request.guard = (tagsAfter) => {
+        if (!keepsBoundaryTag(view.policy, tagsAfter)) {
+          throw new InvalidInputError(`This edit would remove the tag ${tag}, which this connection is limited to; keep ${tag} in the text.`);
+        }
+      };
+    }
+    const note = await view.own.update(args.note_id, request);
+    return toFullNote(note.record, note.body);
+  },
+});
+
+export const deleteNoteTool = defineTool({
+  name: 'delete_note',
+  title: 'Delete a note',
+  description:
+    'Permanently delete a note file, and the record attached to it (saved page, e-mail or feed article) if it has one. Cannot be undone. ' +
+    'Confirm with the person before deleting anything they did not explicitly ask to delete. ' +
+    'Returns {deleted: true, id, title}. Errors: "Note not found"; a plain refusal for a teammate\'s shared note.',
+  scope: 'notes:write',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: z.object({ note_id: noteId('The id of one of your own notes.') }),
+  output: z.object({ deleted: z.literal(true), id: z.string(), title: z.string() }),
+  async handler(args, { view }) {
+    view.assertReady();
+    view.writable(args.note_id);
+    const record = await view.own.delete(args.note_id);
+    return { deleted: true as const, id: record.id, title: record.title };
+  },
+});

@@ -1,0 +1,58 @@
+/**
+ * Domain errors. Each carries the plain sentence an assistant will read; the
+ * tool layer turns any DexiError into a tool error with exactly that text.
+ */
+export class DexiError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class NoteNotFoundError extends DexiError {
+  constructor() {
+    super('Note not found');
+  }
+}
+
+export class FolderNotFoundError extends DexiError {
+  constructor(folder: string) {
+    super(`Folder not found: ${folder}`);
+  }
+}
+
+export class NothingToUpdateError extends DexiError {
+  constructor() {
+    super('Nothing to update');
+  }
+}
+
+export class NotInReviewError extends DexiError {
+  constructor() {
+    super('Note is not in review');
+  }
+}
+
+export class NoteCapError extends DexiError {
+  constructor(cap: number) {
+    super(
+      `Note limit reached: this vault's plan allows ${cap} notes. Delete notes you no longer need, or raise noteCap in .dexi/settings.json.`,
+    );
+  }
+}
+
+/** A note the server must not write: a teammate's, or one whose frontmatter it cannot parse. */
+export class ReadOnlyNoteError extends DexiError {}
+
+/** The vault is still being read at start-up. */
+export class NotReadyError extends DexiError {}
+
+/** Arguments that are well-formed but not acceptable. */
+export class InvalidInputError extends DexiError {}
+
+/** A file changed on disk between the server's read and its write; the write is redone. */
+export class ConcurrentEditError extends DexiError {
+  constructor() {
+    super('The note kept changing on disk while the server tried to write it; try again in a moment.');
+  }
+}

@@ -1,0 +1,1213 @@
+/**
+ * The Markdown rules of a vault note: its tags, its plain text and its snippet.
+ *
+ * This is a hand-written scanner rather than remark: a cold start indexes every
+ * note of the vault, and remark + micromark manage only a few hundred notes a
+ * second, while this scanner handles tens of thousands. It follows CommonMark +
+ * GFM closely enough to agree with the remark tree on everything that decides
+ * where a tag may be (code, HTML, links, headings, tables, containers), which
+ * test/unit/markdown-oracle.test.ts checks against mdast-util-from-markdown.
+ *
+ * It works in two passes over a body:
+ * 1. a line-oriented block pass (block quotes, list items and footnote
+ *    definitions as containers; paragraphs, headings, fenced and indented code,
+ *    HTML blocks, tables and link reference definitions as leaves), which
+ *    yields the leaves in order plus the set of defined reference labels;
+ * 2. an inline pass over every prose leaf (code spans, autolinks, inline HTML,
+ *    links, images, wikilinks, emphasis, escapes, entities) that either
+ *    collects tags or writes plain text.
+ * Reference labels have to be known before the inline pass, because whether
+ * `![alt][ref]` is an image (whose alt text holds no tags) depends on a
+ * definition that may come later in the note.
+ *
+ * Decisions where the brief left a choice:
+ * - toPlainText collapses all whitespace, paragraph breaks included, to single
+ *   spaces: the text feeds the search index and one-line snippets, neither of
+ *   which wants line structure.
+ * - makeSnippet, when the cut falls inside a word and a space lies within the
+ *   last 20 code points kept, cuts at that space instead.
+ * - Obsidian wikilinks `[[Note#Heading|alias]]` are link targets, not prose:
+ *   they hold no tags, and show as their alias (else their target) in plain
+ *   text; embeds `![[file]]` show as nothing.
+ * - An image's alt text holds no tags (in the Markdown tree it is an attribute,
+ *   not text), but it is the image's plain text.
+ * - `\#escaped` is not a tag: a backslash before a sigil blocks it like a word
+ *   character does.
+ */
+
+// ---------------------------------------------------------------------------
+// Public API
+
+/**
+ * The `#hashtags` and `@mentions` of a Markdown body: lower-cased, with their
+ * sigil, de-duplicated, in order of first appearance.
+ */
+export function extractTags(body: string): string[] {
+  // Most notes carry no sigil at all; skip both passes for them.
+  if (body.indexOf('#') < 0 && body.indexOf('@') < 0) return [];
+  const blocks = parseBlocks(body, false);
+  const found: string[] = [];
+  const { kinds, texts, defs } = blocks;
+  for (let k = 0; k < kinds.length; k++) {
+    if (kinds[k] !== LEAF_INLINE) continue;
+    const text = texts[k] ?? '';
+    if (text.indexOf('#') < 0 && text.indexOf('@') < 0) continue;
+    scanInline(text, defs, found, null);
+  }
+  if (found.length < 2) return found;
+  return [...new Set(found)];
+}
+
+/**
+ * The body as plain readable text: Markdown syntax removed, code and link
+ * labels kept, all whitespace (paragraph breaks too) collapsed to single
+ * spaces, trimmed.
+ */
+export function toPlainText(body: string): string {
+  const { kinds, texts, defs } = parseBlocks(body, true);
+  const out: string[] = [];
+  for (let k = 0; k < kinds.length; k++) {
+    const text = texts[k] ?? '';
+    const kind = kinds[k];
+    if (kind === LEAF_INLINE) scanInline(text, defs, null, out);
+    else if (kind === LEAF_HTML) out.push(htmlBlockText(text));
+    else out.push(text);
+    // Leaves are separate blocks: keep their words apart.
+    out.push(' ');
+  }
+  return out.join('').replace(WHITESPACE_RUN, ' ').trim();
+}
+
+/**
+ * The first `limit` code points of the body's plain text, `…` appended when it
+ * was cut. A cut never splits a surrogate pair; a cut inside a word moves back
+ * to a space when one lies within the last {@link WORD_CUT_WINDOW} code points.
+ */
+export function makeSnippet(body: string, limit = 300): string {
+  const text = toPlainText(body);
+  // UTF-16 length bounds the code point count from above.
+  if (text.length <= limit) return text;
+  let end = 0;
+  let count = 0;
+  while (end < text.length && count < limit) {
+    end += isHighSurrogate(text.charCodeAt(end)) && isLowSurrogate(text.charCodeAt(end + 1)) ? 2 : 1;
+    count++;
+  }
+  if (end >= text.length) return text;
+  let kept = text.slice(0, end);
+  // toPlainText leaves single ASCII spaces only, so a space is the one break.
+  const cutsWord = text.charCodeAt(end) !== SPACE && kept.charCodeAt(kept.length - 1) !== SPACE;
+  if (cutsWord) {
+    const space = kept.lastIndexOf(' ');
+    if (space > 0 && codePointLength(kept, space + 1) <= WORD_CUT_WINDOW) kept = kept.slice(0, space);
+  }
+  return kept.trimEnd() + '…';
+}
+
+/** How far back (in code points) makeSnippet looks for a space to cut at. */
+export const WORD_CUT_WINDOW = 20;
+
+// ---------------------------------------------------------------------------
+// Character classes
+
+const TAB = 9;
+const NEWLINE = 10;
+const CR = 13;
+const SPACE = 32;
+const BANG = 33;
+const HASH = 35;
+const AMP = 38;
+const STAR = 42;
+const PLUS = 43;
+const DASH = 45;
+const DOT = 46;
+const SLASH = 47;
+const COLON = 58;
+const LT = 60;
+const EQUALS = 61;
+const GT = 62;
+const AT = 64;
+const LBRACKET = 91;
+const BACKSLASH = 92;
+const RBRACKET = 93;
+const CARET = 94;
+const UNDERSCORE = 95;
+const BACKTICK = 96;
+const PIPE = 124;
+const TILDE = 126;
+const RPAREN = 41;
+const LPAREN = 40;
+const DQUOTE = 34;
+const SQUOTE = 39;
+
+const WHITESPACE_RUN = /\s+/g;
+const WORD_CHAR_RE = /^[\p{L}\p{M}\p{N}_]$/u;
+const TAG_CHAR_RE = /^[\p{L}\p{M}\p{Nd}_/-]$/u;
+const DIGIT_RE = /^\p{Nd}$/u;
+const PUNCT_RE = /^[\p{P}\p{S}]$/u;
+const SPACE_RE = /^\s$/u;
+
+const enum Ascii {
+  Word = 1, // letter, digit, underscore
+  Tag = 2, // letter, digit, _ - /
+  Punct = 4, // CommonMark ASCII punctuation
+  Space = 8, // space, tab, line ending, form feed
+  Atext = 16, // an e-mail local part character as GFM autolinks read it
+}
+
+const ASCII = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  let flags = 0;
+  if (/[A-Za-z0-9_]/.test(ch)) flags |= Ascii.Word;
+  if (/[A-Za-z0-9_/-]/.test(ch)) flags |= Ascii.Tag;
+  if (/[!-/:-@[-`{-~]/.test(ch)) flags |= Ascii.Punct;
+  if (c === SPACE || c === TAB || c === NEWLINE || c === CR || c === 12 || c === 11) flags |= Ascii.Space;
+  if (/[A-Za-z0-9._+-]/.test(ch)) flags |= Ascii.Atext;
+  ASCII[c] = flags;
+}
+
+function asciiIs(c: number, flag: Ascii): boolean {
+  return c < 128 && ((ASCII[c] ?? 0) & flag) !== 0;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** The code point ending just before `i`, or -1 at the start (treated as whitespace). */
+function codePointBefore(s: string, i: number): number {
+  if (i <= 0) return -1;
+  const c = s.charCodeAt(i - 1);
+  if (isLowSurrogate(c) && i >= 2 && isHighSurrogate(s.charCodeAt(i - 2))) return s.codePointAt(i - 2) ?? c;
+  return c;
+}
+
+function codePointLength(s: string, from: number): number {
+  let n = 0;
+  for (let i = from; i < s.length; i++) {
+    if (!(isHighSurrogate(s.charCodeAt(i)) && isLowSurrogate(s.charCodeAt(i + 1)))) n++;
+  }
+  return n;
+}
+
+function isWordChar(cp: number): boolean {
+  if (cp < 0) return false;
+  if (cp < 128) return asciiIs(cp, Ascii.Word);
+  return WORD_CHAR_RE.test(String.fromCodePoint(cp));
+}
+
+function isTagChar(cp: number): boolean {
+  if (cp < 128) return asciiIs(cp, Ascii.Tag);
+  return TAG_CHAR_RE.test(String.fromCodePoint(cp));
+}
+
+/** Unicode whitespace as CommonMark's flanking rules see it; -1 (start or end) counts. */
+function isSpaceCp(cp: number): boolean {
+  if (cp < 0) return true;
+  if (cp < 128) return asciiIs(cp, Ascii.Space);
+  return SPACE_RE.test(String.fromCodePoint(cp));
+}
+
+function isPunctCp(cp: number): boolean {
+  if (cp < 0) return false;
+  if (cp < 128) return asciiIs(cp, Ascii.Punct);
+  return PUNCT_RE.test(String.fromCodePoint(cp));
+}
+
+// ---------------------------------------------------------------------------
+// Block pass
+
+const LEAF_INLINE = 0; // paragraph, heading or table cell: inline Markdown
+const LEAF_CODE = 1; // fenced or indented code: literal text
+const LEAF_HTML = 2; // an HTML block
+
+interface Blocks {
+  kinds: number[];
+  texts: string[];
+  /** Normalized labels of link reference definitions; footnotes as `^label`. */
+  defs: Set<string>;
+}
+
+const CONTAINER_QUOTE = 0;
+const CONTAINER_ITEM = 1; // list item or footnote definition
+
+interface Container {
+  kind: number;
+  /** Items: the column where their content starts. */
+  col: number;
+  /** Items: opened on a line with no content and no content line since. */
+  empty: boolean;
+}
+
+const enum Open {
+  None,
+  Paragraph,
+  Fenced,
+  Indented,
+  Html,
+  Table,
+}
+
+const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
+const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
+const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const TASK_MARKER = /\[[ xX]\](?=[ \t]|$)/y;
+const FOOTNOTE_DEF = /\[\^([^\]\s]+)\]:/y;
+const LINK_DEFINITION =
+  /^\[((?:[^\\[\]]|\\.){1,999})\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?[ \t]*$/;
+const ATX_CLOSING = /(?:^|[ \t]+)#+[ \t]*$/;
+
+const HTML_RAW_START = /^<(?:pre|script|style|textarea)(?:[ \t>]|$)/i;
+const HTML_RAW_END = /<\/(?:pre|script|style|textarea)>/i;
+const HTML_BLOCK_TAG = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?:[ \t>]|\/>|$)/;
+const HTML_COMPLETE_TAG =
+  /^(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`]+|'[^']*'|"[^"]*"))?)*[ \t]*\/?>|<\/[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$/;
+const HTML_BLOCK_NAMES = new Set(
+  (
+    'address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt ' +
+    'fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link ' +
+    'main menu menuitem nav noframes ol optgroup option p param search section summary table tbody td tfoot th thead ' +
+    'title tr track ul'
+  ).split(' '),
+);
+const HTML_RAW_NAMES = new Set(['pre', 'script', 'style', 'textarea']);
+
+/** Where a block-level HTML start ends, by CommonMark's seven kinds; null: at a blank line. */
+function htmlBlockEnd(rest: string, interruptsParagraph: boolean): RegExp | null | undefined {
+  if (HTML_RAW_START.test(rest)) return HTML_RAW_END;
+  if (rest.startsWith('<!--')) return /-->/;
+  if (rest.startsWith('<?')) return /\?>/;
+  if (rest.startsWith('<![CDATA[')) return /\]\]>/;
+  if (/^<![A-Za-z]/.test(rest)) return />/;
+  const named = HTML_BLOCK_TAG.exec(rest);
+  if (named && HTML_BLOCK_NAMES.has((named[1] ?? '').toLowerCase())) return null;
+  // Kind 7, any other complete tag alone on its line, cannot interrupt a paragraph.
+  if (!interruptsParagraph && HTML_COMPLETE_TAG.test(rest)) {
+    const name = /^<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(rest)?.[1]?.toLowerCase() ?? '';
+    if (!HTML_RAW_NAMES.has(name)) return null;
+  }
+  return undefined;
+}
+
+/** How many characters of an HTML start the end search skips, so `<!--` cannot end itself. */
+function htmlStartLength(end: RegExp | null): number {
+  if (end === null || end === HTML_RAW_END) return 1;
+  return end.source === '-->' ? 4 : 2;
+}
+
+/**
+ * Expands the tabs in the run of spaces and tabs starting at `p` to spaces, so
+ * that from then on a position on the line is also its column. Every character
+ * before `p` is a single-column container marker or an already expanded space.
+ */
+function expandIndent(line: string, p: number): string {
+  let q = p;
+  let hasTab = false;
+  for (;;) {
+    const c = line.charCodeAt(q);
+    if (c === SPACE) q++;
+    else if (c === TAB) {
+      hasTab = true;
+      q++;
+    } else break;
+  }
+  if (!hasTab) return line;
+  let spaces = '';
+  let col = p;
+  for (let k = p; k < q; k++) {
+    const width = line.charCodeAt(k) === TAB ? 4 - (col % 4) : 1;
+    spaces += ' '.repeat(width);
+    col += width;
+  }
+  return line.slice(0, p) + spaces + line.slice(q);
+}
+
+function spacesAt(line: string, p: number): number {
+  let q = p;
+  while (line.charCodeAt(q) === SPACE) q++;
+  return q - p;
+}
+
+function isBlankFrom(line: string, p: number): boolean {
+  for (let q = p; q < line.length; q++) {
+    const c = line.charCodeAt(q);
+    if (c !== SPACE && c !== TAB) return false;
+  }
+  return true;
+}
+
+/** The run length of `c` at `p`. */
+function runLength(line: string, p: number, c: number): number {
+  let q = p;
+  while (line.charCodeAt(q) === c) q++;
+  return q - p;
+}
+
+/** Length of a code fence opening at `q`, or 0. */
+function fenceOpening(line: string, q: number): number {
+  const c = line.charCodeAt(q);
+  if (c !== BACKTICK && c !== TILDE) return 0;
+  const len = runLength(line, q, c);
+  if (len < 3) return 0;
+  // A backtick fence's info string cannot hold a backtick (it would be a code span).
+  if (c === BACKTICK && line.indexOf('`', q + len) >= 0) return 0;
+  return len;
+}
+
+function isAtxStart(line: string, q: number): number {
+  const level = runLength(line, q, HASH);
+  if (level < 1 || level > 6) return 0;
+  const after = line.charCodeAt(q + level);
+  return after === SPACE || after === TAB || Number.isNaN(after) ? level : 0;
+}
+
+interface ListMarker {
+  /** Column of the item's content for continuation lines. */
+  col: number;
+  /** Where the first line's content starts. */
+  contentPos: number;
+  empty: boolean;
+  line: string;
+}
+
+/** A list item marker at `q`; when it would interrupt a paragraph it must be non-empty and, if ordered, start at 1. */
+function listMarkerAt(line: string, q: number, interruptsParagraph: boolean): ListMarker | null {
+  const c = line.charCodeAt(q);
+  let markerEnd: number;
+  if (c === DASH || c === STAR || c === PLUS) {
+    markerEnd = q + 1;
+  } else if (c >= 48 && c <= 57) {
+    let d = q;
+    while (d - q < 10 && line.charCodeAt(d) >= 48 && line.charCodeAt(d) <= 57) d++;
+    const delim = line.charCodeAt(d);
+    if (d - q > 9 || (delim !== DOT && delim !== RPAREN)) return null;
+    if (interruptsParagraph && line.slice(q, d) !== '1') return null;
+    markerEnd = d + 1;
+  } else return null;
+  const after = line.charCodeAt(markerEnd);
+  if (!Number.isNaN(after) && after !== SPACE && after !== TAB) return null;
+  if ((c === DASH || c === STAR) && THEMATIC_BREAK.test(line.slice(q))) return null;
+  const expanded = expandIndent(line, markerEnd);
+  const width = spacesAt(expanded, markerEnd);
+  if (markerEnd + width >= expanded.length) {
+    if (interruptsParagraph) return null;
+    return { col: markerEnd + 1, contentPos: expanded.length, empty: true, line: expanded };
+  }
+  // Five or more spaces: the content is indented code one space after the marker.
+  if (width >= 5) return { col: markerEnd + 1, contentPos: markerEnd + 1, empty: false, line: expanded };
+  return { col: markerEnd + width, contentPos: markerEnd + width, empty: false, line: expanded };
+}
+
+/** Whether a line that failed to match its containers still continues the open paragraph ("laziness"). */
+function continuesParagraph(line: string, p: number): boolean {
+  const ind = spacesAt(line, p);
+  if (ind >= 4) return true;
+  const q = p + ind;
+  if (fenceOpening(line, q) > 0 || isAtxStart(line, q) > 0) return false;
+  const rest = line.slice(q);
+  if (THEMATIC_BREAK.test(rest)) return false;
+  if (line.charCodeAt(q) === LT && htmlBlockEnd(rest, true) !== undefined) return false;
+  return true;
+}
+
+/** The cells of a table row: outer pipes dropped, split on unescaped pipes, trimmed. */
+function splitCells(row: string): string[] {
+  let s = row.trim();
+  if (s.charCodeAt(0) === PIPE) s = s.slice(1);
+  if (s.charCodeAt(s.length - 1) === PIPE && s.charCodeAt(s.length - 2) !== BACKSLASH) s = s.slice(0, -1);
+  const cells: string[] = [];
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === PIPE) {
+      cells.push(s.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  cells.push(s.slice(from).trim());
+  return cells;
+}
+
+function normalizeLabel(label: string): string {
+  return label.trim().replace(WHITESPACE_RUN, ' ').toLowerCase();
+}
+
+/**
+ * The block pass: CommonMark's container/leaf line algorithm, reduced to what
+ * tags and plain text need. `keepLiteral` false skips collecting the text of
+ * code and HTML blocks, which tags never look at.
+ */
+function parseBlocks(body: string, keepLiteral: boolean): Blocks {
+  const kinds: number[] = [];
+  const texts: string[] = [];
+  const defs = new Set<string>();
+  const stack: Container[] = [];
+  let open = Open.None;
+  let paragraph: string[] = [];
+  let literal: string[] = [];
+  let pendingBlankLines = 0;
+  let fenceChar = 0;
+  let fenceLength = 0;
+  let htmlEnd: RegExp | null = null;
+
+  const emit = (kind: number, text: string): void => {
+    kinds.push(kind);
+    texts.push(text);
+  };
+  const emitCells = (row: string): void => {
+    for (const cell of splitCells(row)) if (cell !== '') emit(LEAF_INLINE, cell);
+  };
+  const closeLeaf = (): void => {
+    if (open === Open.Paragraph) emit(LEAF_INLINE, paragraph.join('\n'));
+    else if ((open === Open.Fenced || open === Open.Indented) && keepLiteral) emit(LEAF_CODE, literal.join('\n'));
+    else if (open === Open.Html && keepLiteral) emit(LEAF_HTML, literal.join('\n'));
+    open = Open.None;
+    paragraph = [];
+    literal = [];
+    pendingBlankLines = 0;
+  };
+  const closeTo = (depth: number): void => {
+    closeLeaf();
+    stack.length = depth;
+  };
+
+  const processLine = (raw: string): void => {
+    let line = raw;
+    let p = 0;
+
+    // 1. Which open containers does this line continue?
+    let matched = 0;
+    for (; matched < stack.length; matched++) {
+      const container = stack[matched]!;
+      line = expandIndent(line, p);
+      const ind = spacesAt(line, p);
+      if (container.kind === CONTAINER_QUOTE) {
+        if (ind > 3 || line.charCodeAt(p + ind) !== GT) break;
+        p += ind + 1;
+        line = expandIndent(line, p);
+        if (line.charCodeAt(p) === SPACE) p++;
+      } else if (p + ind >= line.length) {
+        // A blank line continues an item, unless the item has had no content yet.
+        if (container.empty) break;
+      } else if (p + ind >= container.col) {
+        p = container.col;
+        container.empty = false;
+      } else break;
+    }
+    const allMatched = matched === stack.length;
+
+    // 2. Literal blocks swallow their lines before any block start is looked for.
+    if (allMatched && open === Open.Fenced) {
+      line = expandIndent(line, p);
+      const ind = spacesAt(line, p);
+      const q = p + ind;
+      if (ind <= 3 && runLength(line, q, fenceChar) >= fenceLength && isBlankFrom(line, q + runLength(line, q, fenceChar))) {
+        closeLeaf();
+      } else if (keepLiteral) literal.push(line.slice(p));
+      return;
+    }
+    if (allMatched && open === Open.Html) {
+      if (htmlEnd === null && isBlankFrom(line, p)) {
+        closeLeaf();
+        return;
+      }
+      if (keepLiteral) literal.push(line.slice(p));
+      if (htmlEnd !== null && htmlEnd.test(line.slice(p))) closeLeaf();
+      return;
+    }
+
+    // 3. New containers: block quotes, list items, footnote definitions.
+    let opened = false;
+    const openContainer = (container: Container): void => {
+      if (!opened) {
+        closeTo(matched);
+        opened = true;
+      }
+      stack.push(container);
+    };
+    for (;;) {
+      line = expandIndent(line, p);
+      const ind = spacesAt(line, p);
+      if (ind >= 4) break;
+      const q = p + ind;
+      const c = line.charCodeAt(q);
+      if (c === GT) {
+        openContainer({ kind: CONTAINER_QUOTE, col: 0, empty: false });
+        p = q + 1;
+        line = expandIndent(line, p);
+        if (line.charCodeAt(p) === SPACE) p++;
+        continue;
+      }
+      const interruptsParagraph = open === Open.Paragraph && allMatched && !opened;
+      const marker = listMarkerAt(line, q, interruptsParagraph);
+      if (marker) {
+        openContainer({ kind: CONTAINER_ITEM, col: marker.col, empty: marker.empty });
+        line = marker.line;
+        p = marker.contentPos;
+        // A task list item's `[ ]` / `[x]` is a checkbox, not text.
+        TASK_MARKER.lastIndex = p;
+        if (TASK_MARKER.test(line)) p = TASK_MARKER.lastIndex;
+        continue;
+      }
+      if (c === LBRACKET && line.charCodeAt(q + 1) === CARET) {
+        FOOTNOTE_DEF.lastIndex = q;
+        const def = FOOTNOTE_DEF.exec(line);
+        if (def) {
+          defs.add('^' + normalizeLabel(def[1] ?? ''));
+          // Its continuation lines are indented four columns past where it starts.
+          openContainer({ kind: CONTAINER_ITEM, col: p + 4, empty: false });
+          p = FOOTNOTE_DEF.lastIndex;
+          line = expandIndent(line, p);
+          p += spacesAt(line, p);
+          continue;
+        }
+      }
+      break;
+    }
+
+    line = expandIndent(line, p);
+    const ind = spacesAt(line, p);
+    const q = p + ind;
+    const blank = q >= line.length;
+
+    // 4. A line that leaves some containers unmatched either lazily continues a
+    //    paragraph or closes them.
+    if (!opened && !allMatched) {
+      if (open === Open.Paragraph && !blank && continuesParagraph(line, p)) {
+        paragraph.push(line.slice(q));
+        return;
+      }
+      closeTo(matched);
+    }
+
+    // 5. The leaf block.
+    if (blank) {
+      if (open === Open.Paragraph || open === Open.Table) closeLeaf();
+      else if (open === Open.Indented) pendingBlankLines++;
+      return;
+    }
+    if (ind >= 4 && open !== Open.Paragraph) {
+      if (open !== Open.Indented) {
+        closeLeaf();
+        open = Open.Indented;
+      }
+      if (keepLiteral) {
+        for (; pendingBlankLines > 0; pendingBlankLines--) literal.push('');
+        literal.push(line.slice(p + 4));
+      }
+      return;
+    }
+    if (open === Open.Indented) closeLeaf();
+    const c = line.charCodeAt(q);
+    const rest = line.slice(q);
+
+    const fence = fenceOpening(line, q);
+    if (fence > 0) {
+      closeLeaf();
+      open = Open.Fenced;
+      fenceChar = c;
+      fenceLength = fence;
+      return;
+    }
+    const level = c === HASH ? isAtxStart(line, q) : 0;
+    if (level > 0) {
+      closeLeaf();
+      const heading = line.slice(q + level).trim().replace(ATX_CLOSING, '');
+      if (heading !== '') emit(LEAF_INLINE, heading);
+      return;
+    }
+    if (open === Open.Paragraph && (c === EQUALS || c === DASH) && SETEXT_UNDERLINE.test(rest)) {
+      closeLeaf(); // the paragraph becomes a heading; its underline is markup
+      return;
+    }
+    if ((c === STAR || c === DASH || c === UNDERSCORE) && THEMATIC_BREAK.test(rest)) {
+      closeLeaf();
+      return;
+    }
+    if (c === LT) {
+      const end = htmlBlockEnd(rest, open === Open.Paragraph);
+      if (end !== undefined) {
+        closeLeaf();
+        open = Open.Html;
+        htmlEnd = end;
+        if (keepLiteral) literal.push(rest);
+        if (end !== null && end.test(rest.slice(htmlStartLength(end)))) closeLeaf();
+        return;
+      }
+    }
+    if (open === Open.Paragraph && (c === PIPE || c === COLON || c === DASH) && TABLE_DELIMITER.test(rest)) {
+      // The paragraph's last line is the header row, when the cell counts agree.
+      const header = paragraph[paragraph.length - 1] ?? '';
+      if (rest.includes('|') || rest.includes(':')) {
+        if (splitCells(header).length === splitCells(rest).length) {
+          paragraph.pop();
+          if (paragraph.length > 0) emit(LEAF_INLINE, paragraph.join('\n'));
+          paragraph = [];
+          open = Open.Table;
+          emitCells(header);
+          return;
+        }
+      }
+    }
+    if (open === Open.Table) {
+      emitCells(rest);
+      return;
+    }
+    if (open === Open.None && c === LBRACKET) {
+      const def = LINK_DEFINITION.exec(rest);
+      if (def) {
+        defs.add(normalizeLabel(def[1] ?? ''));
+        return;
+      }
+    }
+    if (open !== Open.Paragraph) {
+      closeLeaf();
+      open = Open.Paragraph;
+    }
+    paragraph.push(rest);
+  };
+
+  let start = 0;
+  for (;;) {
+    let nl = body.indexOf('\n', start);
+    if (nl < 0) nl = body.length;
+    let end = nl;
+    if (end > start && body.charCodeAt(end - 1) === CR) end--;
+    processLine(body.slice(start, end));
+    if (nl >= body.length) break;
+    start = nl + 1;
+  }
+  closeLeaf();
+  return { kinds, texts, defs };
+}
+
+// ---------------------------------------------------------------------------
+// Inline pass
+
+const AUTOLINK_URI = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/y;
+const AUTOLINK_EMAIL =
+  /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
+const INLINE_HTML = new RegExp(
+  '<(?:' +
+    [
+      '[A-Za-z][A-Za-z0-9-]*(?:\\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\\s*=\\s*(?:[^\\s"\'=<>`]+|\'[^\']*\'|"[^"]*"))?)*\\s*/?>',
+      '/[A-Za-z][A-Za-z0-9-]*\\s*>',
+      '!---?>',
+      '!--[\\s\\S]*?-->',
+      '\\?[\\s\\S]*?\\?>',
+      '![A-Za-z][^>]*>',
+      '!\\[CDATA\\[[\\s\\S]*?\\]\\]>',
+    ].join('|') +
+    ')',
+  'y',
+);
+const LINE_BREAK_TAG = /^<br\s*\/?>$/i;
+const EMAIL_DOMAIN = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/y;
+const ENTITY = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/y;
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
+  mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', middot: '·',
+  times: '×', deg: '°', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶', bull: '•', shy: '',
+};
+
+/** Characters where the inline scanner has something to decide, per mode. */
+const TAG_STOPS = new Uint8Array(128);
+const TEXT_STOPS = new Uint8Array(128);
+for (const ch of '\\`<![]#@_') TAG_STOPS[ch.charCodeAt(0)] = 1;
+for (const ch of '\\`<![]_*~&') TEXT_STOPS[ch.charCodeAt(0)] = 1;
+
+interface Opener {
+  /** Index of the `[` (or of the `!` of `![`). */
+  pos: number;
+  image: boolean;
+  active: boolean;
+  /** Plain text: the output slot holding the bracket, blanked when it turns out to be a link. */
+  slot: number;
+  /** Tags: how many tags were found before it, so an image can drop those in its alt text. */
+  tagCount: number;
+}
+
+/**
+ * Scans one prose leaf. With `tags` it appends the tags found; with `out` it
+ * appends plain text. A link is only known to be one at its closing `]`, so
+ * openers are kept on a stack, as CommonMark's bracket algorithm does.
+ */
+function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: string[] | null): void {
+  const n = s.length;
+  const stops = tags ? TAG_STOPS : TEXT_STOPS;
+  const openers: Opener[] = [];
+  // Backtick run lengths known to have no closing run after some position.
+  let noCloser: Set<number> | null = null;
+  // `_` runs that may still close emphasis: a tag's trailing `_` may be such a closer.
+  let underscoreOpeners = 0;
+  let literalFrom = 0; // plain text: start of the not yet copied literal run
+  let delimiters: Delimiter[] | null = null; // plain text: `*`, `_`, `~` runs that may be emphasis
+  let i = 0;
+
+  const flush = (to: number): void => {
+    if (out && to > literalFrom) out.push(s.slice(literalFrom, to));
+  };
+
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || stops[c] === 0) {
+      i++;
+      continue;
+    }
+    switch (c) {
+      case BACKSLASH: {
+        if (asciiIs(s.charCodeAt(i + 1), Ascii.Punct)) {
+          flush(i);
+          literalFrom = i + 1; // drop the backslash, keep the escaped character
+          i += 2;
+        } else i++;
+        break;
+      }
+      case BACKTICK: {
+        const len = runLength(s, i, BACKTICK);
+        const close = noCloser?.has(len) ? -1 : findBacktickRun(s, i + len, len);
+        if (close < 0) {
+          (noCloser ??= new Set()).add(len);
+          i += len;
+          break;
+        }
+        if (out) {
+          flush(i);
+          out.push(codeSpanText(s.slice(i + len, close)));
+          literalFrom = close + len;
+        }
+        i = close + len;
+        break;
+      }
+      case LT: {
+        flush(i);
+        literalFrom = i;
+        const end = matchAngle(s, i, out);
+        if (end > 0) {
+          literalFrom = end;
+          i = end;
+        } else i++;
+        break;
+      }
+      case BANG: {
+        if (s.charCodeAt(i + 1) !== LBRACKET) {
+          i++;
+          break;
+        }
+        const wiki = s.charCodeAt(i + 2) === LBRACKET ? wikilinkEnd(s, i + 1) : -1;
+        if (wiki > 0) {
+          // An embed shows as nothing in plain text.
+          flush(i);
+          literalFrom = wiki;
+          i = wiki;
+          break;
+        }
+        if (out) {
+          flush(i);
+          out.push('![');
+          literalFrom = i + 2;
+        }
+        openers.push({ pos: i, image: true, active: true, slot: out ? out.length - 1 : 0, tagCount: tags ? tags.length : 0 });
+        i += 2;
+        break;
+      }
+      case LBRACKET: {
+        const next = s.charCodeAt(i + 1);
+        if (next === LBRACKET) {
+          const wiki = wikilinkEnd(s, i);
+          if (wiki > 0) {
+            if (out) {
+              flush(i);
+              out.push(wikilinkText(s.slice(i + 2, wiki - 2)));
+              literalFrom = wiki;
+            }
+            i = wiki;
+            break;
+          }
+        } else if (next === CARET) {
+          const end = labelEnd(s, i);
+          if (end > 0 && defs.has('^' + normalizeLabel(s.slice(i + 2, end - 1)))) {
+            // A footnote reference is a marker, not text.
+            flush(i);
+            literalFrom = end;
+            i = end;
+            break;
+          }
+        }
+        if (out) {
+          flush(i);
+          out.push('[');
+          literalFrom = i + 1;
+        }
+        openers.push({ pos: i, image: false, active: true, slot: out ? out.length - 1 : 0, tagCount: tags ? tags.length : 0 });
+        i++;
+        break;
+      }
+      case RBRACKET: {
+        const opener = openers.pop();
+        if (!opener || !opener.active) {
+          i++;
+          break;
+        }
+        const end = linkTailEnd(s, i, opener, defs);
+        if (end < 0) {
+          i++;
+          break;
+        }
+        if (opener.image) {
+          if (tags) tags.length = opener.tagCount;
+        } else {
+          // Links cannot contain links: an enclosing `[` can no longer open one.
+          for (const outer of openers) if (!outer.image) outer.active = false;
+        }
+        if (out) {
+          flush(i);
+          out[opener.slot] = '';
+          literalFrom = end;
+        }
+        i = end;
+        break;
+      }
+      case HASH:
+      case AT: {
+        i = tags ? scanTag(s, i, tags, underscoreOpeners > 0) : i + 1;
+        if (tags && i > 0 && s.charCodeAt(i - 1) === UNDERSCORE && underscoreOpeners > 0) underscoreOpeners--;
+        break;
+      }
+      case UNDERSCORE:
+      case STAR:
+      case TILDE: {
+        const len = runLength(s, i, c);
+        const before = codePointBefore(s, i);
+        const after = s.codePointAt(i + len) ?? -1;
+        const leftFlanking = !isSpaceCp(after) && (!isPunctCp(after) || isSpaceCp(before) || isPunctCp(before));
+        const rightFlanking = !isSpaceCp(before) && (!isPunctCp(before) || isSpaceCp(after) || isPunctCp(after));
+        let canOpen = leftFlanking;
+        let canClose = rightFlanking;
+        if (c === UNDERSCORE) {
+          // Intraword underscores (snake_case) are neither.
+          canOpen = leftFlanking && (!rightFlanking || isPunctCp(before));
+          canClose = rightFlanking && (!leftFlanking || isPunctCp(after));
+          if (canClose && underscoreOpeners > 0) underscoreOpeners--;
+          else if (canOpen) underscoreOpeners++;
+        }
+        // Plain text drops the markers that pair up as emphasis (see dropEmphasisMarkers).
+        if (out && (canOpen || canClose)) {
+          flush(i);
+          out.push(s.slice(i, i + len));
+          (delimiters ??= []).push({ slot: out.length - 1, char: c, length: len, canOpen, canClose });
+          literalFrom = i + len;
+        }
+        i += len;
+        break;
+      }
+      case AMP: {
+        ENTITY.lastIndex = i;
+        const m = ENTITY.exec(s);
+        const decoded = m ? decodeEntity(m) : undefined;
+        if (m && decoded !== undefined) {
+          flush(i);
+          out?.push(decoded);
+          literalFrom = ENTITY.lastIndex;
+          i = ENTITY.lastIndex;
+        } else i++;
+        break;
+      }
+      default:
+        i++;
+    }
+  }
+  flush(n);
+  if (out && delimiters) dropEmphasisMarkers(out, delimiters);
+}
+
+interface Delimiter {
+  /** The output slot holding the run. */
+  slot: number;
+  char: number;
+  length: number;
+  canOpen: boolean;
+  canClose: boolean;
+}
+
+/**
+ * Blanks the delimiter runs that pair up as emphasis, strong or strikethrough:
+ * each closer with the nearest earlier opener of the same character (for `~`,
+ * the same length too), as CommonMark's delimiter stack does, less its
+ * rule-of-three subtleties. Unpaired runs stay literal (`2 * 3`, `snake_case_`).
+ */
+function dropEmphasisMarkers(out: string[], delimiters: Delimiter[]): void {
+  const openers: Delimiter[] = [];
+  for (const d of delimiters) {
+    if (d.canClose) {
+      let k = openers.length - 1;
+      while (k >= 0 && !(openers[k]!.char === d.char && (d.char !== TILDE || openers[k]!.length === d.length))) k--;
+      if (k >= 0) {
+        out[openers[k]!.slot] = '';
+        out[d.slot] = '';
+        openers.length = k; // delimiters between a matched pair can no longer pair across it
+        continue;
+      }
+    }
+    if (d.canOpen) openers.push(d);
+  }
+}
+
+/** Start of the next backtick run of exactly `len` at or after `from`, or -1. */
+function findBacktickRun(s: string, from: number, len: number): number {
+  let k = from;
+  for (;;) {
+    k = s.indexOf('`', k);
+    if (k < 0) return -1;
+    const run = runLength(s, k, BACKTICK);
+    if (run === len) return k;
+    k += run;
+  }
+}
+
+/** A code span's content as CommonMark shows it: line endings as spaces, one padding space stripped. */
+function codeSpanText(content: string): string {
+  const text = content.replace(/\r?\n/g, ' ');
+  if (text.length >= 2 && text.charCodeAt(0) === SPACE && text.charCodeAt(text.length - 1) === SPACE && text.trim() !== '') {
+    return text.slice(1, -1);
+  }
+  return text;
+}
+
+/** An autolink or inline HTML at `i`: its end, with its plain text appended to `out`; 0 when neither. */
+function matchAngle(s: string, i: number, out: string[] | null): number {
+  AUTOLINK_URI.lastIndex = i;
+  let m = AUTOLINK_URI.exec(s);
+  if (!m) {
+    AUTOLINK_EMAIL.lastIndex = i;
+    m = AUTOLINK_EMAIL.exec(s);
+  }
+  if (m) {
+    out?.push(m[1] ?? '');
+    return i + m[0].length;
+  }
+  INLINE_HTML.lastIndex = i;
+  const html = INLINE_HTML.exec(s);
+  if (!html) return 0;
+  if (out && LINE_BREAK_TAG.test(html[0])) out.push(' ');
+  return i + html[0].length;
+}
+
+/** End (after `]]`) of a wikilink whose first `[` is at `i`, or -1. */
+function wikilinkEnd(s: string, i: number): number {
+  for (let k = i + 2; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET ? k + 2 : -1;
+    if (c === LBRACKET || c === NEWLINE) return -1;
+  }
+  return -1;
+}
+
+/** `[[target#heading|alias]]` reads as its alias, else its target. */
+function wikilinkText(inner: string): string {
+  const bar = inner.indexOf('|');
+  return (bar >= 0 ? inner.slice(bar + 1) : inner).trim();
+}
+
+/** End (after `]`) of a link label starting at `i`, or -1: at most 999 characters, no unescaped brackets. */
+function labelEnd(s: string, i: number): number {
+  const limit = Math.min(s.length, i + 1001);
+  for (let k = i + 1; k < limit; k++) {
+    const c = s.charCodeAt(k);
+    if (c === BACKSLASH) k++;
+    else if (c === LBRACKET) return -1;
+    else if (c === RBRACKET) return k + 1;
+  }
+  return -1;
+}
+
+/**
+ * After the `]` at `i` closing `opener`: the end of an inline link tail
+ * `(dest "title")` or of a reference `[ref]` / `[]` / shortcut whose label is
+ * defined; -1 when the brackets are not a link.
+ */
+function linkTailEnd(s: string, i: number, opener: Opener, defs: Set<string>): number {
+  const next = s.charCodeAt(i + 1);
+  if (next === LPAREN) {
+    const end = inlineLinkTailEnd(s, i + 1);
+    if (end > 0) return end;
+  }
+  const text = s.slice(opener.pos + (opener.image ? 2 : 1), i);
+  if (next === LBRACKET) {
+    const end = labelEnd(s, i + 1);
+    if (end > 0) {
+      const ref = s.slice(i + 2, end - 1);
+      const label = ref.trim() === '' ? text : ref;
+      return defs.has(normalizeLabel(label)) ? end : -1;
+    }
+  }
+  return text.length <= 999 && defs.has(normalizeLabel(text)) ? i + 1 : -1;
+}
+
+function skipSpacesAndOneNewline(s: string, k: number): number {
+  let newline = false;
+  for (;;) {
+    const c = s.charCodeAt(k);
+    if (c === SPACE || c === TAB) k++;
+    else if (c === NEWLINE && !newline) {
+      newline = true;
+      k++;
+    } else return k;
+  }
+}
+
+/** End (after `)`) of `(destination "title")` starting at the `(` at `k`, or -1. */
+function inlineLinkTailEnd(s: string, open: number): number {
+  const n = s.length;
+  let k = skipSpacesAndOneNewline(s, open + 1);
+  if (s.charCodeAt(k) === RPAREN) return k + 1;
+  if (s.charCodeAt(k) === LT) {
+    for (k++; ; k++) {
+      const c = s.charCodeAt(k);
+      if (k >= n || c === NEWLINE || c === LT) return -1;
+      if (c === BACKSLASH) k++;
+      else if (c === GT) {
+        k++;
+        break;
+      }
+    }
+  } else {
+    let depth = 0;
+    const from = k;
+    for (; k < n; k++) {
+      const c = s.charCodeAt(k);
+      if (c === BACKSLASH && asciiIs(s.charCodeAt(k + 1), Ascii.Punct)) k++;
+      else if (c === LPAREN) {
+        if (++depth > 32) return -1;
+      } else if (c === RPAREN) {
+        if (depth === 0) break;
+        depth--;
+      } else if (c <= SPACE) break;
+    }
+    if (k === from || depth !== 0) return -1;
+  }
+  const afterDestination = k;
+  k = skipSpacesAndOneNewline(s, k);
+  const q = s.charCodeAt(k);
+  if (k > afterDestination && (q === DQUOTE || q === SQUOTE || q === LPAREN)) {
+    const close = q === LPAREN ? RPAREN : q;
+    for (k++; ; k++) {
+      if (k >= n) return -1;
+      const c = s.charCodeAt(k);
+      if (c === BACKSLASH) k++;
+      else if (c === close) break;
+      else if (q === LPAREN && c === LPAREN) return -1;
+    }
+    k = skipSpacesAndOneNewline(s, k + 1);
+  }
+  return s.charCodeAt(k) === RPAREN ? k + 1 : -1;
+}
+
+function decodeEntity(m: RegExpExecArray): string | undefined {
+  const [, dec, hex, name] = m;
+  if (name !== undefined) return NAMED_ENTITIES[name];
+  const cp = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex ?? '', 16);
+  return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\uFFFD';
+}
+
+/** Plain text of an HTML block: comments, scripts and styles dropped, tags as spaces, entities decoded. */
+function htmlBlockText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
+    .replace(/<\/?[A-Za-z][^>]*>|<[?!][^>]*>/g, ' ')
+    .replace(ENTITY_GLOBAL, (whole: string, dec?: string, hex?: string, name?: string) => {
+      if (name !== undefined) return NAMED_ENTITIES[name] ?? whole;
+      const cp = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex ?? '', 16);
+      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : '\uFFFD';
+    });
+}
+const ENTITY_GLOBAL = new RegExp(ENTITY.source, 'g');
+
+// ---------------------------------------------------------------------------
+// The tag rule
+
+/**
+ * Reads a possible tag whose sigil is at `i`; appends it to `tags` when it is
+ * one. Returns where scanning resumes (past the run of tag characters).
+ * `closesEmphasis`: an `_` run is open in the leaf, so trailing underscores of
+ * the tag close that emphasis rather than belong to the tag.
+ */
+function scanTag(s: string, i: number, tags: string[], closesEmphasis: boolean): number {
+  const n = s.length;
+  let j = i + 1;
+  while (j < n) {
+    const cp = s.codePointAt(j) ?? 0;
+    if (!isTagChar(cp)) break;
+    j += cp > 0xffff ? 2 : 1;
+  }
+  if (j === i + 1 || !sigilMayStart(s, i) || inBareUrl(s, i)) return j === i + 1 ? i + 1 : j;
+
+  let end = j;
+  // `#foo.bar@example.com`: the e-mail address starts at the longest run of
+  // address characters before its `@`, and the tag (if anything) ends there.
+  let k = j;
+  while (asciiIs(s.charCodeAt(k), Ascii.Atext)) k++;
+  if (s.charCodeAt(k) === AT) {
+    EMAIL_DOMAIN.lastIndex = k + 1;
+    if (EMAIL_DOMAIN.test(s)) {
+      end = k;
+      while (end > i + 1 && asciiIs(s.charCodeAt(end - 1), Ascii.Atext)) end--;
+    }
+  }
+  if (closesEmphasis && end === j) {
+    while (end > i + 1 && s.charCodeAt(end - 1) === UNDERSCORE) end--;
+  }
+  while (end > i + 1 && (s.charCodeAt(end - 1) === SLASH || s.charCodeAt(end - 1) === DASH)) end--;
+  const name = s.slice(i + 1, end);
+  if (name !== '' && hasNonDigit(name)) tags.push(s[i] + name.toLowerCase());
+  // Resume after the e-mail's local part so its `@` is seen (and rejected) as a sigil.
+  return end < k && s.charCodeAt(k) === AT ? k : j;
+}
+
+function hasNonDigit(name: string): boolean {
+  for (const ch of name) {
+    const c = ch.charCodeAt(0);
+    if (c < 128 ? !(c >= 48 && c <= 57) : !DIGIT_RE.test(ch)) return true;
+  }
+  return false;
+}
+
+/**
+ * A sigil starts a tag only at a word's start: not after a letter, digit or
+ * `_` (`C#`, `a@b`), a backslash (`\#`), `&` (`&#123;`) or another sigil
+ * (`##x`). An `_` run before it counts as emphasis markup when nothing
+ * word-like precedes the run (`_#tag_`), and as part of a word otherwise.
+ */
+function sigilMayStart(s: string, i: number): boolean {
+  let k = i;
+  if (s.charCodeAt(k - 1) === UNDERSCORE) {
+    while (s.charCodeAt(k - 1) === UNDERSCORE) k--;
+    return !isWordChar(codePointBefore(s, k));
+  }
+  const before = codePointBefore(s, k);
+  if (before === BACKSLASH || before === AMP || before === HASH || before === AT) return false;
+  return !isWordChar(before);
+}
+
+/**
+ * Whether the sigil at `i` sits inside a bare URL: the run of non-space
+ * characters before it (up to a `<`) holds `http://`, `https://` or `www.`.
+ * Such a `#` is the URL's fragment and such an `@` part of its path.
+ */
+function inBareUrl(s: string, i: number): boolean {
+  let k = i - 1;
+  for (; k >= 0; k--) {
+    const c = s.charCodeAt(k);
+    if (c === LT || (c < 128 ? asciiIs(c, Ascii.Space) : SPACE_RE.test(s[k] ?? ''))) break;
+  }
+  if (i - k - 1 < 4) return false;
+  const chunk = s.slice(k + 1, i).toLowerCase();
+  return chunk.includes('www.') || chunk.includes('http://') || chunk.includes('https://');
+}

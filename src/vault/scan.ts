@@ -1,0 +1,64 @@
+import { lstat, opendir } from 'node:fs/promises';
+import path from 'node:path';
+import { isIgnoredName, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
+
+export interface FileStat {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  birthtimeMs: number;
+}
+
+export interface ScanResult {
+  files: FileStat[];
+  /** Every folder below the root, empty ones too, vault-relative. */
+  folders: string[];
+}
+
+/**
+ * List the notes and folders of a vault. Symbolic links are neither followed
+ * nor listed, so a link can never pull a file from outside into the vault.
+ */
+export async function scanVault(root: string, log: (line: string) => void): Promise<ScanResult> {
+  const files: FileStat[] = [];
+  const folders: string[] = [];
+  const pending: string[] = [''];
+  while (pending.length > 0) {
+    const relDir = pending.pop() as string;
+    let dir;
+    try {
+      dir = await opendir(path.join(root, relDir));
+    } catch (error) {
+      if (relDir === '') throw error;
+      log(`Skipping folder ${relDir}: ${(error as Error).message}`);
+      continue;
+    }
+    const stats: Promise<void>[] = [];
+    for await (const entry of dir) {
+      if (isIgnoredName(entry.name) || entry.isSymbolicLink()) continue;
+      const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        folders.push(rel);
+        pending.push(rel);
+      } else if (entry.isFile() && isNoteFileName(entry.name)) {
+        stats.push(
+          lstat(path.join(root, rel)).then(
+            (stat) => {
+              if (!stat.isFile()) return;
+              if (stat.size > MAX_NOTE_BYTES) {
+                log(`Skipping ${rel}: ${stat.size} bytes is over the 4 MiB note limit.`);
+                return;
+              }
+              files.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, birthtimeMs: stat.birthtimeMs });
+            },
+            (error: Error) => log(`Skipping ${rel}: ${error.message}`),
+          ),
+        );
+      }
+    }
+    await Promise.all(stats);
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  folders.sort();
+  return { files, folders };
+}

@@ -1,0 +1,138 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPolicy } from '../src/access/policy.js';
+import { Runtime } from '../src/server/runtime.js';
+import { createMcpServer } from '../src/server/server.js';
+import { buildInstructions } from '../src/server/instructions.js';
+import { ALL_TOOLS } from '../src/tools/index.js';
+import type { Clock } from '../src/vault/clock.js';
+import { DEFAULT_SETTINGS, readSettings, type VaultSettings } from '../src/vault/settings.js';
+
+export const SAMPLE_VAULT = fileURLToPath(new URL('../sample-vault', import.meta.url));
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export async function tempDir(prefix = 'dexi-test-'): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), prefix));
+}
+
+/** A copy of the sample vault in a temporary folder. */
+export async function copySampleVault(): Promise<string> {
+  const dir = await tempDir();
+  await cp(SAMPLE_VAULT, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}cache`) });
+  return dir;
+}
+
+/** Write a vault from a map of relative paths to contents. */
+export async function writeVault(files: Record<string, string>, dir?: string): Promise<string> {
+  const root = dir ?? (await tempDir());
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFile(abs, content);
+  }
+  return root;
+}
+
+export class TestClock implements Clock {
+  constructor(public current: Date = new Date('2026-11-30T12:00:00Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface Harness {
+  client: Client;
+  runtime: Runtime;
+  dir: string;
+  clock: TestClock;
+  logs: string[];
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Call a tool that must succeed, returning its structured result. */
+  ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
+  /** Call a tool that must fail, returning its message. */
+  fail(name: string, args?: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  dir: string;
+  scopes?: ('notes:read' | 'notes:write')[];
+  folder?: string;
+  tag?: string;
+  settings?: Partial<VaultSettings>;
+  shared?: { owner: string; dir: string }[];
+  clock?: TestClock;
+  /** Wait for the vault to be read before returning (default true). */
+  waitLoaded?: boolean;
+}
+
+/** Open a runtime on `dir` and connect an in-process MCP client to it. */
+export async function connect(options: HarnessOptions): Promise<Harness> {
+  const logs: string[] = [];
+  const clock = options.clock ?? new TestClock();
+  const settings: VaultSettings = { ...DEFAULT_SETTINGS, ...(await readSettings(options.dir)), ...options.settings };
+  const runtime = await Runtime.open({
+    vaultDir: options.dir,
+    settings,
+    shared: options.shared ?? [],
+    clock,
+    log: (line) => logs.push(line),
+  });
+  if (options.waitLoaded !== false) await runtime.loaded;
+  const policyOptions: Parameters<typeof createPolicy>[0] = {};
+  if (options.scopes) policyOptions.scopes = options.scopes;
+  if (options.folder !== undefined) policyOptions.folder = options.folder;
+  if (options.tag !== undefined) policyOptions.tag = options.tag;
+  const context = runtime.context(createPolicy(policyOptions));
+  const server = createMcpServer({
+    name: 'dexi-vault',
+    version: 'test',
+    tools: ALL_TOOLS,
+    context,
+    instructions: buildInstructions(context.view, settings),
+    log: (line) => logs.push(line),
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  return {
+    client,
+    runtime,
+    dir: options.dir,
+    clock,
+    logs,
+    call,
+    async ok<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+      const result = await call(name, args);
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+      const text = (result.content[0] as { text: string }).text;
+      // The text block carries the same object as structuredContent.
+      if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) throw new Error('text and structuredContent differ');
+      return result.structuredContent as T;
+    },
+    async fail(name: string, args: Record<string, unknown> = {}): Promise<string> {
+      const result = await call(name, args);
+      if (!result.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(result.structuredContent)}`);
+      return (result.content[0] as { text: string }).text;
+    },
+    async close() {
+      await client.close();
+      await runtime.close();
+    },
+  };
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
