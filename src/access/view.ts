@@ -66,6 +66,19 @@ export class VaultView {
     return undefined;
   }
 
+  /** The vaults this connection may search: its own, and teammates' where shared notes are visible. */
+  searchableVaults(): Vault[] {
+    return sharedNotesVisible(this.policy) ? [this.own, ...this.teammates] : [this.own];
+  }
+
+  /** A note of a given vault if this connection may see it. */
+  visibleIn(vault: Vault, id: string): VisibleNote | undefined {
+    const record = vault.get(id);
+    if (!record) return undefined;
+    if (vault === this.own) return this.seesOwn(record) ? { record } : undefined;
+    return record.shared && sharedNotesVisible(this.policy) ? { record, owner: vault.owner ?? 'teammate' } : undefined;
+  }
+
   /** Read a visible note with its body; invisible and unknown ids alike are "Note not found". */
   async read(id: string): Promise<NoteWithBody & { owner?: string }> {
     const found = this.find(id);

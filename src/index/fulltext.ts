@@ -75,7 +75,11 @@ export class FullTextIndex {
   /** Ranked ids of the notes matching `query` that pass `visible`. */
   query(query: string, visible: (id: string) => boolean): FullTextHit[] {
     const results: SearchResult[] = this.search.search(query, { filter: (result) => visible(String(result.id)) });
-    return results.map((result) => ({ id: String(result.id), score: result.score, terms: result.terms }));
+    return results
+      .map((result) => ({ id: String(result.id), score: result.score, terms: result.terms }))
+      // Equal scores are ordered by id, so that the order does not depend on
+      // the history of edits (and pages never overlap).
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   toSnapshot(): AsPlainObject {

@@ -1,11 +1,14 @@
 import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
+import { getDueReviewsTool, gradeReviewTool } from './review.js';
+import { searchNotesTool } from './search-notes.js';
 import { listFoldersTool, listTagsTool } from './tags-folders.js';
 import type { ToolDefinition } from './tool.js';
 import { createNoteTool, deleteNoteTool, updateNoteTool } from './write-notes.js';
 
 /** Every tool, in the order clients list them: reads first, then writes. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
+  searchNotesTool,
   listNotesTool,
   getNoteTool,
   listTagsTool,
@@ -13,6 +16,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   createNoteTool,
   updateNoteTool,
   deleteNoteTool,
+  getDueReviewsTool,
+  gradeReviewTool,
 ];
 
 export type { ToolContext, ToolDefinition } from './tool.js';

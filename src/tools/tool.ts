@@ -3,12 +3,16 @@ import type { Scope } from '../access/policy.js';
 import type { VaultView } from '../access/view.js';
 import type { Clock } from '../vault/clock.js';
 import type { VaultSettings } from '../vault/settings.js';
+import type { Vault } from '../vault/vault.js';
+import type { FullTextIndex } from '../index/fulltext.js';
 
 /** What every tool is handed: the connection's view of the vault and the shared services. */
 export interface ToolContext {
   view: VaultView;
   settings: VaultSettings;
   clock: Clock;
+  /** The full-text index of each vault (own and teammates'). */
+  fulltext: ReadonlyMap<Vault, FullTextIndex>;
 }
 
 export interface ToolAnnotations {

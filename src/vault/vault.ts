@@ -63,6 +63,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const LOSSY = new TextDecoder('utf-8');
 const MAX_WRITE_ATTEMPTS = 5;
 const READ_CONCURRENCY = 32;
+const MOVE_GRACE_MS = 400;
 
 export class VaultUnavailableError extends Error {}
 
@@ -77,6 +78,8 @@ export class Vault extends EventEmitter<VaultEvents> {
   private readonly folderSet = new Set<string>();
   private readonly lock = new KeyedLock();
   private loadProgress: LoadProgress = { phase: 'starting', done: 0, total: 0 };
+  /** How many note files were read from disk: a warm start on an unchanged vault reads none. */
+  readonly stats = { filesRead: 0 };
 
   private constructor(
     readonly root: string,
@@ -224,6 +227,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       return undefined;
     }
     const bytes = await readFile(abs);
+    this.stats.filesRead++;
     try {
       return { bytes, content: UTF8.decode(bytes), valid: true };
     } catch {
@@ -371,8 +375,9 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (!record) throw new NoteNotFoundError();
       const file = await this.readBytes(record.path);
       if (file && hashContent(file.bytes) === record.hash) return { record, body: this.bodyOf(file.content, record) };
-      // The file changed or moved since the model last saw it: catch up first.
-      await this.lock.run(record.path, () => this.ingest(record.path));
+      if (!file) await this.awaitMove(id, record.path);
+      // The file changed, moved or went since the model last saw it: catch up first.
+      if (this.records.get(id)?.path === record.path) await this.lock.run(record.path, () => this.ingest(record.path));
     }
     throw new ConcurrentEditError();
   }
@@ -400,9 +405,10 @@ export class Vault extends EventEmitter<VaultEvents> {
       const record = this.records.get(id);
       if (!record) throw new NoteNotFoundError();
       this.assertWritable(record);
-      const result = await this.lock.run(record.path, async (): Promise<NoteWithBody | 'retry'> => {
+      const result = await this.lock.run(record.path, async (): Promise<NoteWithBody | 'retry' | 'missing'> => {
         const file = await this.readBytes(record.path);
-        if (!file || this.records.get(id)?.path !== record.path) return 'retry';
+        if (!file) return 'missing';
+        if (this.records.get(id)?.path !== record.path) return 'retry';
         const hash = hashContent(file.bytes);
         const current = hash === record.hash ? record : await this.ingest(record.path);
         if (!current || current.id !== id) return 'retry';
@@ -431,9 +437,27 @@ export class Vault extends EventEmitter<VaultEvents> {
         this.emit('note', updated, parsed.body);
         return { record: updated, body: parsed.body };
       });
+      if (result === 'missing') {
+        await this.awaitMove(id, record.path);
+        // Still at a path with no file: it was deleted, and the model learns so now.
+        if (this.records.get(id)?.path === record.path) await this.lock.run(record.path, () => this.ingest(record.path));
+        continue;
+      }
       if (result !== 'retry') return result;
     }
     throw new ConcurrentEditError();
+  }
+
+  /**
+   * A note's file is gone from where the model last saw it. If it was moved,
+   * the watcher will report the new place within moments: wait for that
+   * briefly rather than call a moved note deleted.
+   */
+  private async awaitMove(id: string, oldPath: string): Promise<void> {
+    for (let waited = 0; waited < MOVE_GRACE_MS; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (this.records.get(id)?.path !== oldPath) return;
+    }
   }
 
   async update(id: string, request: UpdateRequest): Promise<NoteWithBody> {

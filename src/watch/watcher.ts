@@ -4,6 +4,8 @@ import { toVaultPath } from '../files/paths.js';
 import { isIgnoredName } from '../vault/ignore.js';
 import type { Logger, Vault } from '../vault/vault.js';
 
+const RECHECK_MS = 250;
+
 /**
  * Keeps the vault model in step with edits made by anyone: an editor, a sync
  * tool, git. The vault model decides what a change means (edit, move, copy);
@@ -12,6 +14,7 @@ import type { Logger, Vault } from '../vault/vault.js';
 export class VaultWatcher {
   private watcher: FSWatcher | undefined;
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly rechecks = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly vault: Vault,
@@ -41,8 +44,22 @@ export class VaultWatcher {
       void tracked.finally(() => this.pending.delete(tracked));
     };
     const rel = (absolute: string): string => toVaultPath(root, absolute);
-    watcher.on('add', (file) => track(this.vault.refresh(rel(file))));
-    watcher.on('change', (file) => track(this.vault.refresh(rel(file))));
+    // chokidar throttles bursts of events on one file, so a write landing
+    // just after another may not be reported: each change is looked at now
+    // and once more shortly after. Unchanged content costs a read and a hash.
+    const changed = (file: string): void => {
+      const vaultPath = rel(file);
+      track(this.vault.refresh(vaultPath));
+      clearTimeout(this.rechecks.get(vaultPath));
+      const timer = setTimeout(() => {
+        this.rechecks.delete(vaultPath);
+        track(this.vault.refresh(vaultPath));
+      }, RECHECK_MS);
+      timer.unref();
+      this.rechecks.set(vaultPath, timer);
+    };
+    watcher.on('add', changed);
+    watcher.on('change', changed);
     watcher.on('unlink', (file) => track(this.vault.forget(rel(file))));
     watcher.on('addDir', (dir) => {
       if (dir !== root) this.vault.folderAdded(rel(dir));
@@ -52,12 +69,17 @@ export class VaultWatcher {
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   }
 
-  /** Wait for every change seen so far to be applied (tests, shutdown). */
+  /** Wait for every change seen so far to be applied, re-checks included (tests, shutdown). */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.pending.size > 0 || this.rechecks.size > 0) {
+      if (this.pending.size > 0) await Promise.all([...this.pending]);
+      else await new Promise((resolve) => setTimeout(resolve, RECHECK_MS / 5));
+    }
   }
 
   async close(): Promise<void> {
+    for (const timer of this.rechecks.values()) clearTimeout(timer);
+    this.rechecks.clear();
     await this.watcher?.close();
     await this.settled();
   }

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { VisibleNote } from '../access/view.js';
+import { NotReadyError } from '../vault/errors.js';
+import { toItem } from './items.js';
+import { intParam, noteItem, text } from './schemas.js';
+import { defineTool } from './tool.js';
+
+const searchItem = noteItem.extend({
+  matched_terms: z.array(z.string()).optional().describe('The words in the note that matched the query (after prefix and typo matching).'),
+});
+
+export const searchNotesTool = defineTool({
+  name: 'search_notes',
+  title: 'Search notes by words',
+  description:
+    'Full-text search over note titles, bodies and tags, ranked by relevance (BM25: title matches first, notes with more of the words above fewer). ' +
+    'Covers every kind of note: bookmarks, saved e-mails and feed articles too. Several words are combined with OR, so a note lacking one word is still found, lower down; ' +
+    'word beginnings and small typos match too. Use semantic_search instead to find notes about a concept when the exact words are unknown, and list_notes for date, tag or folder filters. ' +
+    'Returns {items, total, page}; each item also lists matched_terms. Errors: a plain message while the index is still being built (with progress), or for a query outside 1–200 characters.',
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    query: text('query', { min: 1, max: 200, description: 'The words to look for, 1 to 200 characters.' }),
+    page: intParam('page', 1, undefined, 1, 'Page number, from 1.'),
+    size: intParam('size', 1, 50, 10, 'Items per page, 1 to 50.'),
+  }),
+  output: z.object({ items: z.array(searchItem), total: z.number().int(), page: z.number().int() }),
+  async handler(args, { view, fulltext }) {
+    if (!view.own.ready) {
+      const { done, total } = view.own.progress;
+      const where = total > 0 ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
+      throw new NotReadyError(`The search index is still being built${where}; try again in a few seconds.`);
+    }
+    const hits: { note: VisibleNote; score: number; terms: string[] }[] = [];
+    for (const vault of view.searchableVaults()) {
+      const index = fulltext.get(vault);
+      if (!index) continue;
+      for (const hit of index.query(args.query, (id) => view.visibleIn(vault, id) !== undefined)) {
+        const note = view.visibleIn(vault, hit.id);
+        if (note) hits.push({ note, score: hit.score, terms: hit.terms });
+      }
+    }
+    hits.sort((a, b) => b.score - a.score || (a.note.record.id < b.note.record.id ? -1 : 1));
+    const start = (args.page - 1) * args.size;
+    return {
+      items: hits.slice(start, start + args.size).map((hit) => ({ ...toItem(hit.note), matched_terms: hit.terms })),
+      total: hits.length,
+      page: args.page,
+    };
+  },
+});

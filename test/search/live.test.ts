@@ -1,0 +1,154 @@
+import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
+
+interface Page {
+  items: { id: string; title: string; folder?: string; updated: string }[];
+  total: number;
+}
+
+const ID = '00000000-0000-4000-8000-000000000001';
+const FILES = {
+  'Garden/Tomatoes.md': `---\nid: ${ID}\ncreated: 2026-01-01T00:00:00+00:00\nupdated: 2026-01-01T00:00:00+00:00\n---\nWater deeply twice a week.\n`,
+  'Other.md': '---\nid: 00000000-0000-4000-8000-000000000002\n---\nSomething else.\n',
+};
+
+let h: Harness | undefined;
+afterEach(async () => {
+  if (h) {
+    await h.close();
+    await removeDir(h.dir);
+    h = undefined;
+  }
+});
+
+async function open(files: Record<string, string> = FILES): Promise<Harness> {
+  h = await connect({ dir: await writeVault(files) });
+  // The watcher must be listening before the test edits files.
+  await h.runtime.watching;
+  return h;
+}
+
+const search = async (s: Harness, query: string) => (await s.ok<Page>('search_notes', { query })).items;
+const titlesFor = async (s: Harness, query: string) => (await search(s, query)).map((item) => item.title);
+
+describe('the watcher keeps search in step with outside edits', () => {
+  it('finds a word typed in an editor within a second', async () => {
+    const s = await open();
+    const file = path.join(s.dir, 'Garden/Tomatoes.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('deeply', 'mulched'));
+    await waitFor(async () => (await titlesFor(s, 'mulched')).includes('Tomatoes'), 1000, 'the edit to be searchable');
+    expect(await titlesFor(s, 'deeply')).toEqual([]);
+  });
+
+  it('moves updated to the file time after an outside edit', async () => {
+    const s = await open();
+    const file = path.join(s.dir, 'Garden/Tomatoes.md');
+    await writeFile(file, (await readFile(file, 'utf8')) + 'More.\n');
+    const when = new Date('2026-06-01T10:00:00Z');
+    await utimes(file, when, when);
+    await waitFor(async () => (await search(s, 'more'))[0]?.updated === '2026-06-01T10:00:00+00:00', 2000, 'updated to move');
+  });
+
+  it('adds new files (stamping an id) and drops deleted ones', async () => {
+    const s = await open();
+    await writeFile(path.join(s.dir, 'Fresh.md'), 'A brand new thought about zeppelins.\n');
+    await waitFor(async () => (await titlesFor(s, 'zeppelins')).includes('Fresh'), 1000, 'the new note');
+    await waitFor(async () => /^---\nid: /.test(await readFile(path.join(s.dir, 'Fresh.md'), 'utf8')), 1000, 'the id stamp');
+    await rm(path.join(s.dir, 'Fresh.md'));
+    await waitFor(async () => (await titlesFor(s, 'zeppelins')).length === 0, 1000, 'the deletion');
+  });
+
+  it('keeps the id of a note moved to another folder', async () => {
+    const s = await open();
+    await mkdir(path.join(s.dir, 'Archive'));
+    await rename(path.join(s.dir, 'Garden/Tomatoes.md'), path.join(s.dir, 'Archive/Tomatoes.md'));
+    await waitFor(async () => (await search(s, 'water'))[0]?.folder === 'Archive', 1000, 'the move');
+    const items = await search(s, 'water');
+    expect(items.map((item) => item.id)).toEqual([ID]);
+    expect((await s.ok<Page>('list_notes', { size: 50 })).total).toBe(2);
+  });
+
+  it('follows a whole folder renamed and then deleted', async () => {
+    const s = await open();
+    await rename(path.join(s.dir, 'Garden'), path.join(s.dir, 'Allotment'));
+    await waitFor(async () => (await search(s, 'water'))[0]?.folder === 'Allotment', 1500, 'the folder move');
+    await waitFor(async () => {
+      const { folders } = await s.ok<{ folders: { name: string }[] }>('list_folders');
+      return folders.map((folder) => folder.name).join() === 'Allotment';
+    }, 1500, 'the folder list');
+    await rm(path.join(s.dir, 'Allotment'), { recursive: true });
+    await waitFor(async () => (await s.ok<Page>('list_notes', {})).total === 1, 1500, 'the folder deletion');
+    expect(await titlesFor(s, 'water')).toEqual([]);
+  });
+
+  it('sees an editor saving through a temporary file and a rename as one edit, not a delete and a new note', async () => {
+    const s = await open();
+    const removed: string[] = [];
+    s.runtime.own.on('removed', (record) => removed.push(record.id));
+    const file = path.join(s.dir, 'Garden/Tomatoes.md');
+    const temp = path.join(s.dir, 'Garden/Tomatoes.md.tmp~');
+    await writeFile(temp, (await readFile(file, 'utf8')).replace('deeply', 'sparingly'));
+    await rename(temp, file);
+    await waitFor(async () => (await titlesFor(s, 'sparingly')).includes('Tomatoes'), 1000, 'the save');
+    expect((await search(s, 'sparingly'))[0]?.id).toBe(ID);
+    expect(removed).toEqual([]);
+    expect((await s.ok<Page>('list_notes', {})).total).toBe(2);
+  });
+
+  it('gives a copied note its own id, keeping the original', async () => {
+    const s = await open();
+    const content = await readFile(path.join(s.dir, 'Garden/Tomatoes.md'), 'utf8');
+    await writeFile(path.join(s.dir, 'Garden/Tomatoes copy.md'), content);
+    await waitFor(async () => (await s.ok<Page>('list_notes', {})).total === 3, 1000, 'the copy');
+    const items = await search(s, 'water');
+    expect(items).toHaveLength(2);
+    expect(items.find((item) => item.title === 'Tomatoes')?.id).toBe(ID);
+    expect(items.find((item) => item.title === 'Tomatoes copy')?.id).not.toBe(ID);
+  });
+});
+
+describe('the index cache', () => {
+  it('restarts on an unchanged vault without reading a note', async () => {
+    const s = await open();
+    await s.close();
+    const cache = path.join(s.dir, '.dexi/cache');
+    expect(await readFile(path.join(cache, '.gitignore'), 'utf8')).toBe('*\n');
+    expect((await stat(path.join(cache, 'notes.json'))).size).toBeGreaterThan(0);
+    h = await connect({ dir: s.dir });
+    expect(h.runtime.own.stats.filesRead).toBe(0);
+    expect(await titlesFor(h, 'water')).toEqual(['Tomatoes']);
+  });
+
+  it('finds a change made while the server was down, and moves updated', async () => {
+    const s = await open();
+    await s.close();
+    const file = path.join(s.dir, 'Garden/Tomatoes.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('deeply', 'nightly'));
+    const when = new Date('2026-07-01T00:00:00Z');
+    await utimes(file, when, when);
+    await rm(path.join(s.dir, 'Other.md'));
+    h = await connect({ dir: s.dir });
+    expect(h.runtime.own.stats.filesRead).toBe(1);
+    const items = await search(h, 'nightly');
+    expect(items.map((item) => item.title)).toEqual(['Tomatoes']);
+    expect(items[0]?.updated).toBe('2026-07-01T00:00:00+00:00');
+    expect(await titlesFor(h, 'deeply')).toEqual([]);
+    expect(await titlesFor(h, 'something')).toEqual([]);
+  });
+
+  it.each([
+    ['damaged', 'not json{'],
+    ['from another version', JSON.stringify({ version: 0, records: [], fulltext: {} })],
+    ['of the wrong shape', JSON.stringify({ version: 1, records: [{ id: 1 }], fulltext: {} })],
+  ])('rebuilds a cache that is %s', async (_what, content) => {
+    const s = await open();
+    await s.close();
+    await writeFile(path.join(s.dir, '.dexi/cache/notes.json'), content);
+    h = await connect({ dir: s.dir });
+    expect(h.runtime.own.stats.filesRead).toBe(2);
+    expect(h.logs.join('\n')).toMatch(/index cache is (damaged|from another version); rebuilding it/);
+    expect(await titlesFor(h, 'water')).toEqual(['Tomatoes']);
+  });
+});
