@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from './fixture.js';
+
+/**
+ * The leak test: for each boundary kind, every tool is called with inputs
+ * crafted to reach outside, and no outside id, title, folder or tag may appear
+ * anywhere in any result or error, except where the caller typed it itself
+ * (then the answer must be the same as for a name that does not exist).
+ */
+
+function forbiddenStrings(c: BoundaryCase): string[] {
+  return [...c.outside.map(id), ...c.outside.map((n) => TITLES[n] as string), ...c.outsideFolders, ...c.outsideTags, 'zebra'];
+}
+
+function textOf(result: CallToolResult): string {
+  return JSON.stringify(result.content) + JSON.stringify(result.structuredContent ?? null);
+}
+
+let vaultDir: string;
+let teammateDir: string;
+beforeAll(async () => {
+  vaultDir = await writeVault(BOUNDARY_VAULT);
+  teammateDir = await writeVault(TEAMMATE_VAULT);
+});
+afterAll(async () => {
+  await removeDir(vaultDir);
+  await removeDir(teammateDir);
+});
+
+describe.each(CASES)('boundary: $name', (c) => {
+  let h: Harness;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    const options: Parameters<typeof connect>[0] = { dir: vaultDir, shared: [{ owner: 'alice', dir: teammateDir }], settings: { reviewTags: ['#flashcards'] } };
+    if (c.folder) options.folder = c.folder;
+    if (c.tag) options.tag = c.tag;
+    h = await connect(options);
+    before = {};
+    for (const rel of Object.keys(BOUNDARY_VAULT)) before[rel] = await readFile(path.join(vaultDir, rel), 'utf8');
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const calls: [string, Record<string, unknown>][] = [
+    ['list_notes', { size: 50 }],
+    ['list_notes', { size: 50, folder: 'unfiled' }],
+    ['list_notes', { size: 50, period: 'week', sort: 'updated' }],
+    ['list_notes', { size: 50, source: 'note' }],
+    ['list_tags', { limit: 200 }],
+    ['list_tags', { kind: 'mention', limit: 200 }],
+    ['list_folders', {}],
+    ['search_notes', { query: 'zebra', size: 50 }],
+    ['search_notes', { query: 'salary diary therapist teammate', size: 50 }],
+    ['search_notes', { query: 'salarysecret rootsecret teamzebra raise', size: 50 }],
+    ['get_due_reviews', { limit: 50 }],
+    ['semantic_search', { query: 'zebra', size: 50 }],
+    ['semantic_search', { query: 'private salary numbers and diary', size: 50 }],
+    ['find_similar', { note_id: id(1), size: 50 }],
+    ['find_similar', { note_id: id(2), size: 50 }],
+  ];
+
+  it.each(calls)('%s %j reveals nothing outside', async (tool, args) => {
+    const listed = (await h.client.listTools()).tools.map((t) => t.name);
+    if (!listed.includes(tool)) return; // a tool not built yet cannot leak
+    const text = textOf(await h.call(tool, args));
+    for (const secret of forbiddenStrings(c)) expect(text, `${tool} leaked ${secret}`).not.toContain(secret);
+  });
+
+  it('answers calls naming outside notes, folders and tags exactly as for ones that do not exist', async () => {
+    const listed = (await h.client.listTools()).tools.map((t) => t.name);
+    const probes: [string, (value: string) => Record<string, unknown>, string[], string][] = [
+      ['get_note', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
+      ['find_similar', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
+      ['update_note', (v) => ({ note_id: v, text: 'x', mode: 'append' }), c.outside.map(id), id(999)],
+      ['update_note', (v) => ({ note_id: v, title: 'x' }), c.outside.map(id), id(999)],
+      ['delete_note', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
+      ['grade_review', (v) => ({ note_id: v, grade: 3 }), c.outside.map(id), id(999)],
+      ['list_notes', (v) => ({ folder: v }), c.outsideFolders, 'No Such Folder'],
+      ['list_notes', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
+    ];
+    for (const [tool, args, values, unknown] of probes) {
+      if (!listed.includes(tool)) continue;
+      const baseline = textOf(await h.call(tool, args(unknown))).split(unknown).join('<name>');
+      for (const value of values) {
+        const result = await h.call(tool, args(value));
+        const text = textOf(result);
+        expect(text.split(value).join('<name>'), `${tool} on ${value}`).toBe(baseline);
+        for (const secret of forbiddenStrings(c)) {
+          if (secret === value || value.includes(secret) || secret.includes(value)) continue;
+          expect(text, `${tool} on ${value} leaked ${secret}`).not.toContain(secret);
+        }
+      }
+    }
+    // And none of those calls changed a file.
+    for (const [rel, content] of Object.entries(before)) expect(await readFile(path.join(vaultDir, rel), 'utf8'), rel).toBe(content);
+  });
+
+  it('still sees every inside note', async () => {
+    const page = await h.ok<{ items: { id: string }[]; total: number }>('list_notes', { size: 50 });
+    expect(page.items.map((item) => item.id).sort()).toEqual(c.inside.map(id).sort());
+    for (const n of c.inside) expect((await h.ok<{ id: string }>('get_note', { note_id: id(n) })).id).toBe(id(n));
+  });
+});
