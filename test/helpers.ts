@@ -9,6 +9,7 @@ import { createPolicy } from '../src/access/policy.js';
 import { Runtime } from '../src/server/runtime.js';
 import { createMcpServer } from '../src/server/server.js';
 import { buildInstructions } from '../src/server/instructions.js';
+import { LiveInstructionsTransport } from '../src/server/live-instructions.js';
 import { ALL_TOOLS } from '../src/tools/index.js';
 import type { Clock } from '../src/vault/clock.js';
 import { DEFAULT_SETTINGS, readSettings, type VaultSettings } from '../src/vault/settings.js';
@@ -102,7 +103,8 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1.0.0' });
-  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  const live = new LiveInstructionsTransport(serverTransport, () => buildInstructions(context.view, settings));
+  await Promise.all([server.connect(live), client.connect(clientTransport)]);
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
     client.callTool({ name, arguments: args }) as Promise<CallToolResult>;

@@ -18,7 +18,7 @@ export const listTagsTool = defineTool({
   description:
     "The person's tags with how many notes use each, most used first. Hashtags (#topic) categorise subjects; mentions (@name) reference people or entities. " +
     'Tags come from the note text (and frontmatter tags); they are not set directly, so to tag a note, write the #tag into its text. ' +
-    'Pass a tag to list_notes to see its notes. Returns {tags: [{tag, count}]}. Errors: plain messages for an unknown kind or a limit outside 1–200.',
+    'Pass a tag to list_notes to see its notes. Returns {tags: [{tag, count}]}. Errors: plain messages for an unknown kind, a limit outside 1–200, or while the vault is still being read.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({
@@ -41,7 +41,7 @@ export const listFoldersTool = defineTool({
   description:
     "The person's folders with how many notes each holds directly, plus how many notes are unfiled (at the top level). " +
     'A note lives in at most one folder; tags handle cross-cutting topics. Pass a folder name to list_notes to browse it. ' +
-    'Takes no parameters. Returns {folders: [{name, note_count}], unfiled_count}.',
+    'Takes no parameters. Returns {folders: [{name, note_count}], unfiled_count}. Errors: a plain message while the vault is still being read at start-up.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({}),
