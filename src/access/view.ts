@@ -3,6 +3,9 @@ import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
 import { folderVisible, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
+/** How long a tool call waits for the first read of the vault before saying it is not ready. */
+const READY_WAIT_MS = 2000;
+
 /** A note as one connection sees it, with the vault it came from. */
 export interface VisibleNote {
   record: NoteRecord;
@@ -22,12 +25,16 @@ export class VaultView {
     readonly policy: AccessPolicy,
   ) {}
 
-  /** Tools call this first: while the vault is still being read, they say so. */
-  assertReady(): void {
-    if (this.own.ready) return;
+  /**
+   * Tools call this first. A call that arrives while the vault is still being
+   * read waits a moment (a small vault is read in well under a second), then
+   * says how far along the read is rather than hang.
+   */
+  async assertReady(what = 'The vault is still being read'): Promise<void> {
+    if (await this.own.whenReady(READY_WAIT_MS)) return;
     const { done, total, phase } = this.own.progress;
     const where = phase === 'reading' && total > 0 ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
-    throw new NotReadyError(`The vault is still being read${where}; try again in a few seconds.`);
+    throw new NotReadyError(`${what}${where}; try again in a few seconds.`);
   }
 
   /** Whether a note of the person's own vault is visible. */

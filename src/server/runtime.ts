@@ -86,6 +86,7 @@ export class Runtime {
     }
     void Promise.all(starts).then(() => this.watchingStarted?.());
     await Promise.all([this.own.load(snapshot?.records ?? []), ...this.teammates.map((vault) => vault.load())]);
+    if (!this.own.ready) return; // closed while reading
     const ms = Math.round(performance.now() - started);
     this.options.log(
       `Read ${this.own.size} notes in ${this.own.folders().length} folders of ${this.own.root} in ${ms} ms${snapshot ? ' (from the index cache)' : ''}.`,
@@ -146,6 +147,8 @@ export class Runtime {
   }
 
   async close(): Promise<void> {
+    // A first read still under way is abandoned, not waited for.
+    for (const vault of [this.own, ...this.teammates]) vault.stopLoading();
     await this.loaded.catch(() => undefined);
     await Promise.all(this.watchers.map((watcher) => watcher.close()));
     this.closed = true;

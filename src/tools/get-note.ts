@@ -15,7 +15,7 @@ export const getNoteTool = defineTool({
   input: z.object({ note_id: noteId() }),
   output: fullNote,
   async handler(args, { view }) {
-    view.assertReady();
+    await view.assertReady();
     const note = await view.read(args.note_id);
     return toFullNote(note.record, note.body, note.owner);
   },

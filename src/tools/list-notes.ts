@@ -45,7 +45,7 @@ export const listNotesTool = defineTool({
   }),
   output: pagedItems,
   async handler(args, { view, clock }) {
-    view.assertReady();
+    await view.assertReady();
     const key = args.sort === 'updated' ? 'updatedMs' : 'createdMs';
     const candidates = args.tag === undefined ? undefined : tagFilterCandidates(args.tag);
     if (args.tag !== undefined && !candidates) {

@@ -40,7 +40,7 @@ export const getDueReviewsTool = defineTool({
     due_count: z.number().int().min(0).describe('How many cards are due in all, whatever the limit.'),
   }),
   async handler(args, { view, settings, clock }) {
-    view.assertReady();
+    await view.assertReady();
     const now = clock.now();
     const decks = normaliseDeckTags(settings.reviewTags);
     const due = dueCards(view.ownNotes(), decks, now);
@@ -106,7 +106,7 @@ export const gradeReviewTool = defineTool({
     repetitions: z.number().int().min(0).describe('Successful reviews in a row; 0 after Again.'),
   }),
   async handler(args, { view, settings, clock }) {
-    view.assertReady();
+    await view.assertReady();
     // Reading first brings the model in step with the file (an edit in an editor
     // may have removed the deck tag) and applies the boundary: unseen ids are not found.
     const note = await view.read(args.note_id);

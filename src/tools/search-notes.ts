@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { VisibleNote } from '../access/view.js';
-import { NotReadyError } from '../vault/errors.js';
 import { toItem } from './items.js';
 import { intParam, noteItem, text } from './schemas.js';
 import { defineTool } from './tool.js';
@@ -26,11 +25,7 @@ export const searchNotesTool = defineTool({
   }),
   output: z.object({ items: z.array(searchItem), total: z.number().int(), page: z.number().int() }),
   async handler(args, { view, fulltext }) {
-    if (!view.own.ready) {
-      const { done, total } = view.own.progress;
-      const where = total > 0 ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
-      throw new NotReadyError(`The search index is still being built${where}; try again in a few seconds.`);
-    }
+    await view.assertReady('The search index is still being built');
     const hits: { note: VisibleNote; score: number; terms: string[] }[] = [];
     for (const vault of view.searchableVaults()) {
       const index = fulltext.get(vault);

@@ -27,7 +27,7 @@ export const listTagsTool = defineTool({
   }),
   output: z.object({ tags: z.array(z.object({ tag: z.string(), count: z.number().int() })) }),
   async handler(args, { view }) {
-    view.assertReady();
+    await view.assertReady();
     const tagLists = (function* () {
       for (const record of view.ownNotes()) yield record.tags;
     })();
@@ -50,7 +50,7 @@ export const listFoldersTool = defineTool({
     unfiled_count: z.number().int(),
   }),
   async handler(_args, { view }) {
-    view.assertReady();
+    await view.assertReady();
     const { folders, unfiled } = view.folderCounts();
     return {
       folders: [...folders].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => ({ name, note_count: count })),

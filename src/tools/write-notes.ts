@@ -30,7 +30,7 @@ export const createNoteTool = defineTool({
   }),
   output: fullNote,
   async handler(args, { view, settings }) {
-    view.assertReady();
+    await view.assertReady();
     const { policy, own } = view;
     const folder = policy.folder === undefined ? null : (own.findFolder(policy.folder) ?? policy.folder);
     const note = await own.create({
@@ -62,7 +62,7 @@ export const updateNoteTool = defineTool({
   }),
   output: fullNote,
   async handler(args, { view }) {
-    view.assertReady();
+    await view.assertReady();
     view.writable(args.note_id);
     const { tag } = view.policy;
     const request: Parameters<typeof view.own.update>[1] = { mode: args.mode };
@@ -92,7 +92,7 @@ export const deleteNoteTool = defineTool({
   input: z.object({ note_id: noteId('The id of one of your own notes.') }),
   output: z.object({ deleted: z.literal(true), id: z.string(), title: z.string() }),
   async handler(args, { view }) {
-    view.assertReady();
+    await view.assertReady();
     view.writable(args.note_id);
     const record = await view.own.delete(args.note_id);
     return { deleted: true as const, id: record.id, title: record.title };

@@ -20,7 +20,9 @@ export async function readSettings(root: string): Promise<VaultSettings> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...DEFAULT_SETTINGS };
+    // ENOTDIR: the vault path is a file; opening the vault reports that plainly.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ...DEFAULT_SETTINGS };
     throw new SettingsError(`Cannot read ${file}: ${(error as Error).message}`);
   }
   let raw: unknown;

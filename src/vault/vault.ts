@@ -80,6 +80,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   private loadProgress: LoadProgress = { phase: 'starting', done: 0, total: 0 };
   /** How many note files were read from disk: a warm start on an unchanged vault reads none. */
   readonly stats = { filesRead: 0 };
+  private stopped = false;
 
   private constructor(
     readonly root: string,
@@ -118,6 +119,26 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   get ready(): boolean {
     return this.loadProgress.phase === 'ready';
+  }
+
+  /** Resolves true once the vault has been read, or false after `timeoutMs`. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (value: boolean): void => {
+        clearTimeout(timer);
+        this.off('ready', onReady);
+        resolve(value);
+      };
+      const onReady = (): void => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.once('ready', onReady);
+    });
+  }
+
+  /** Stop a first read that is still running (the server is shutting down). */
+  stopLoading(): void {
+    this.stopped = true;
   }
 
   get size(): number {
@@ -165,7 +186,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     // (same id, second path) is the one that gets a new id, not the original.
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < scan.files.length) {
+      while (next < scan.files.length && !this.stopped) {
         const file = scan.files[next++] as FileStat;
         const cached = before.get(file.path);
         try {
@@ -181,6 +202,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       }
     };
     await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    if (this.stopped) return;
 
     const seen = new Set(scan.files.map((file) => file.path));
     for (const record of previous) {

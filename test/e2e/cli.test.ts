@@ -1,0 +1,101 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copySampleVault, removeDir, tempDir } from '../helpers.js';
+import { countNotes, runCli, STACK_FRAME } from './process.js';
+
+/** The built CLI's failure modes and the index command, as a shell sees them. */
+
+const cleanup: string[] = [];
+afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((dir) => removeDir(dir)));
+});
+
+/** An environment without DEXI_VAULT, so that only the flags decide. */
+function env(): NodeJS.ProcessEnv {
+  const copy = { ...process.env };
+  delete copy.DEXI_VAULT;
+  return copy;
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line.trim() !== '');
+}
+
+describe('dexi-vault command line', () => {
+  it('refuses a vault folder that does not exist: one plain line naming it, non-zero exit', async () => {
+    const parent = await tempDir();
+    cleanup.push(parent);
+    const missing = path.join(parent, 'no such vault');
+    for (const command of ['serve', 'index']) {
+      const result = await runCli([command, '--vault', missing], { env: env() });
+      expect(result.code, command).not.toBe(0);
+      expect(result.code, command).not.toBeNull();
+      expect(result.stdout, command).toBe('');
+      expect(lines(result.stderr), command).toHaveLength(1);
+      expect(result.stderr, command).toContain(missing);
+      expect(result.stderr, command).not.toMatch(STACK_FRAME);
+      expect(result.stderr, command).not.toMatch(/Error:|ENOENT/);
+    }
+  });
+
+  it('rejects an unknown flag with exit 2 and a plain message', async () => {
+    const result = await runCli(['serve', '--no-such-flag'], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain("Unknown option '--no-such-flag'");
+    expect(result.stderr).toContain('dexi-vault --help');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(result.stderr).not.toMatch(/ERR_PARSE_ARGS|TypeError|positional argument/);
+  });
+
+  it('rejects an unknown command with exit 2', async () => {
+    const result = await runCli(['frobnicate'], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Unknown command "frobnicate"');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('prints usage on stdout for --help and exits 0', async () => {
+    for (const args of [['--help'], ['-h'], ['serve', '--help']]) {
+      const result = await runCli(args, { env: env() });
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout, args.join(' ')).toMatch(/^Usage:\n/);
+      expect(result.stdout).toContain('dexi-vault serve [--vault DIR]');
+      expect(result.stdout).toContain('dexi-vault index [--vault DIR]');
+      expect(result.stdout).toContain('--note-cap N');
+      expect(result.stderr, args.join(' ')).toBe('');
+    }
+  });
+
+  it('rejects --note-cap abc with exit 2 and a plain message', async () => {
+    const result = await runCli(['serve', '--note-cap', 'abc'], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--note-cap takes a whole number of notes (or "none"), not "abc".');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('index reads the vault, writes the cache with its .gitignore, and exits 0', async () => {
+    const dir = await copySampleVault();
+    cleanup.push(dir);
+    const notes = await countNotes(dir);
+    const result = await runCli(['index', '--vault', dir], { env: env(), timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    // Log lines and progress go to stderr; stdout stays empty.
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Indexed ${notes} notes`);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+
+    const cache = path.join(dir, '.dexi', 'cache');
+    expect((await stat(path.join(cache, 'notes.json'))).isFile()).toBe(true);
+    const snapshot = JSON.parse(await readFile(path.join(cache, 'notes.json'), 'utf8')) as { records?: unknown[] };
+    expect(snapshot.records).toHaveLength(notes);
+    expect((await readFile(path.join(cache, '.gitignore'), 'utf8')).trim()).toBe('*');
+
+    // A second run uses the cache and still succeeds.
+    const again = await runCli(['index', '--vault', dir], { env: env(), timeoutMs: 60_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Indexed ${notes} notes`);
+  });
+});

@@ -1,0 +1,146 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { copySampleVault, removeDir, tempDir } from '../helpers.js';
+import { CLI, INSPECTOR, run, STACK_FRAME, TOOL_NAMES, type Run } from './process.js';
+
+/**
+ * A third-party client: the MCP Inspector's CLI mode (`mcp-inspector --cli`,
+ * the launcher's `--cli` flag must come first), which spawns
+ * `node dist/cli/main.js serve --vault DIR` over stdio, runs one method and
+ * exits: 0 on success, 5 when the tool returned isError. With `--format json`
+ * it prints `{"result": ...}` on stdout and an error envelope on stderr.
+ *
+ * The inspector declares Node >= 22.19 but its CLI mode runs on Node 20; it is
+ * started with this process's Node. It needs no network for a stdio target.
+ */
+
+const TIMEOUT = 90_000;
+
+let home: string;
+let dir: string;
+
+beforeAll(async () => {
+  // A throwaway HOME: the inspector keeps a catalog, OAuth state and secrets
+  // under ~/.mcp-inspector; none of that may touch the real one.
+  home = await tempDir('dexi-inspector-home-');
+  await mkdir(path.join(home, 'storage'), { recursive: true });
+});
+afterAll(async () => {
+  await removeDir(home);
+});
+beforeEach(async () => {
+  dir = await copySampleVault();
+});
+afterEach(async () => {
+  await removeDir(dir);
+});
+
+function inspectorEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    USERPROFILE: home,
+    MCP_STORAGE_DIR: path.join(home, 'storage'),
+    MCP_CATALOG_PATH: path.join(home, 'mcp.json'),
+    MCP_CLIENT_CONFIG_PATH: path.join(home, 'client.json'),
+    // Never open a browser (it would only do so for OAuth, which stdio never needs).
+    MCP_AUTO_OPEN_ENABLED: 'false',
+    // Keep any secret in memory rather than a keychain or file.
+    MCP_INSPECTOR_SECRET_STORE: 'memory',
+    NO_COLOR: '1',
+  };
+  delete env.DEXI_VAULT;
+  delete env.MCP_DEBUG;
+  delete env.DEBUG;
+  return env;
+}
+
+/** Run `mcp-inspector --cli --format json <args> -- node dist/cli/main.js serve --vault DIR`. */
+function inspect(args: readonly string[]): Promise<Run> {
+  return run(
+    process.execPath,
+    [INSPECTOR, '--cli', '--format', 'json', '--connect-timeout', '60000', ...args, '--', process.execPath, CLI, 'serve', '--vault', dir],
+    { cwd: home, env: inspectorEnv(), timeoutMs: TIMEOUT - 5_000 },
+  );
+}
+
+interface ToolResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function resultOf<T>(output: Run): T {
+  const parsed = JSON.parse(output.stdout) as { result?: T };
+  if (parsed.result === undefined) throw new Error(`no result in ${output.stdout}\n${output.stderr}`);
+  return parsed.result;
+}
+
+function describeRun(output: Run): string {
+  return `exit ${output.code} after ${output.ms} ms\nstdout: ${output.stdout.slice(0, 2000)}\nstderr: ${output.stderr.slice(0, 2000)}`;
+}
+
+describe('mcp-inspector --cli against the built server', () => {
+  it(
+    'tools/list lists every tool, with output schemas',
+    async () => {
+      const output = await inspect(['--method', 'tools/list']);
+      expect(output.code, describeRun(output)).toBe(0);
+      const { tools } = resultOf<{ tools: { name: string; outputSchema?: { type?: string } }[] }>(output);
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(TOOL_NAMES));
+      expect(new Set(names).size).toBe(names.length);
+      for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
+      // The server's log reaches the inspector's stderr, never its JSON on stdout.
+      expect(output.stderr).toContain('dexi-vault: Serving');
+      expect(output.stderr).not.toMatch(STACK_FRAME);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'an invalid argument is a tool error (exit 5) with the plain message',
+    async () => {
+      const output = await inspect(['--method', 'tools/call', '--tool-name', 'list_notes', '--tool-arg', 'size=0']);
+      expect(output.code, describeRun(output)).toBe(5);
+      const result = resultOf<ToolResult>(output);
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toBe('size must be between 1 and 50');
+      expect(output.stdout + output.stderr).not.toMatch(/-32602|MCP error/);
+    },
+    TIMEOUT,
+  );
+
+  // A one-shot client calls its tool milliseconds after initialize: the
+  // call waits for the first read of the vault instead of being refused.
+  it(
+    'tools/call list_notes size=2 returns JSON with two items',
+    async () => {
+      const output = await inspect(['--method', 'tools/call', '--tool-name', 'list_notes', '--tool-arg', 'size=2']);
+      expect(output.code, describeRun(output)).toBe(0);
+      const result = resultOf<ToolResult>(output);
+      expect(result.isError).not.toBe(true);
+      const page = result.structuredContent as { items: { id: string; title: string }[]; total: number; page: number };
+      expect(page.items).toHaveLength(2);
+      expect(page.page).toBe(1);
+      expect(page.total).toBeGreaterThan(2);
+      expect(JSON.parse(result.content[0]?.text ?? 'null')).toEqual(page);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'tools/call get_note with an unknown id exits 5 with "Note not found"',
+    async () => {
+      const output = await inspect(['--method', 'tools/call', '--tool-name', 'get_note', '--tool-arg', 'note_id=nope']);
+      expect(output.code, describeRun(output)).toBe(5);
+      const result = resultOf<ToolResult>(output);
+      expect(result.isError).toBe(true);
+      expect(result.content[0]?.text).toBe('Note not found');
+      expect(output.stderr).toContain('tool_is_error');
+      expect(output.stderr).not.toMatch(STACK_FRAME);
+    },
+    TIMEOUT,
+  );
+});
