@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
+import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
 
 export class UsageError extends Error {}
@@ -13,6 +14,8 @@ export interface ServeConfig {
   reviewTags?: string[];
   noteCap?: number | null;
   shared: { owner: string; dir: string }[];
+  /** Streamable HTTP instead of stdio; each token then brings its own scopes and boundary. */
+  http?: { port: number; host: string };
 }
 
 export interface IndexConfig {
@@ -28,7 +31,12 @@ export interface VersionConfig {
   command: 'version';
 }
 
-export type CliConfig = ServeConfig | IndexConfig | HelpConfig | VersionConfig;
+export type TokenConfig =
+  | { command: 'token'; action: 'create'; vault: string; name: string; scopes: Set<Scope>; folder?: string; tag?: string }
+  | { command: 'token'; action: 'list'; vault: string }
+  | { command: 'token'; action: 'revoke'; vault: string; name: string };
+
+export type CliConfig = ServeConfig | IndexConfig | TokenConfig | HelpConfig | VersionConfig;
 
 export const USAGE = `Usage:
   dexi-vault serve [--vault DIR]            MCP over stdio (the default command)
@@ -38,7 +46,16 @@ export const USAGE = `Usage:
       --review-tags "#a,#b"                 review deck tags (overrides .dexi/settings.json)
       --note-cap N                          note limit (overrides .dexi/settings.json; "none" for no limit)
       --shared OWNER=DIR                    mount a teammate's vault read-only (repeatable)
+      --http PORT [--host H]                Streamable HTTP at /mcp instead of stdio (host default 127.0.0.1);
+                                            every request needs "Authorization: Bearer TOKEN", and each
+                                            token brings its own scopes and boundary (so no --scopes,
+                                            --folder or --tag with --http)
   dexi-vault index [--vault DIR]            read the vault and exit (checks it, stamps ids)
+  dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
+                                            make a token for --http; prints it once, as the last line
+  dexi-vault token list [--vault DIR]       names, scopes, boundaries, created; never the tokens
+  dexi-vault token revoke NAME [--vault DIR]
+                                            refused from the next request on, no restart needed
   dexi-vault --help | --version
 
 --vault defaults to $DEXI_VAULT, else the current directory.`;
@@ -57,6 +74,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   if (first === '--version' || first === '-v') return { command: 'version' };
   const command = first === undefined || first.startsWith('-') ? 'serve' : first;
   const args = first === undefined || first.startsWith('-') ? argv : rest;
+  if (command === 'token') return parseTokenCommand(rest, env);
   if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".`);
 
   let values;
@@ -75,6 +93,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
               'review-tags': { type: 'string' },
               'note-cap': { type: 'string' },
               shared: { type: 'string', multiple: true },
+              http: { type: 'string' },
+              host: { type: 'string' },
               help: { type: 'boolean', short: 'h' },
             }
           : { vault: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
@@ -109,6 +129,79 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
     const match = /^([^=]+)=(.+)$/.exec(entry);
     if (!match) throw usage(`--shared takes OWNER=DIR, e.g. --shared alice=../alice-notes; got "${entry}".`);
     config.shared.push({ owner: (match[1] as string).trim(), dir: match[2] as string });
+  }
+  const http = parseHttpOptions(values);
+  if (http) config.http = http;
+  return config;
+}
+
+/** `--http PORT [--host H]`; the connection policy then comes from each token, not from the command line. */
+function parseHttpOptions(values: Record<string, unknown>): ServeConfig['http'] {
+  const port = values.http as string | undefined;
+  const host = values.host as string | undefined;
+  if (port === undefined) {
+    if (host !== undefined) throw usage('--host only applies with --http PORT.');
+    return undefined;
+  }
+  const perConnection = ['scopes', 'folder', 'tag'].filter((key) => values[key] !== undefined).map((key) => `--${key}`);
+  if (perConnection.length > 0) {
+    throw usage(
+      `${perConnection.join(' and ')} cannot be used with --http: over HTTP each token carries its own scopes and boundary; give them to "dexi-vault token create" instead.`,
+    );
+  }
+  if (!/^\d+$/.test(port) || Number(port) > 65535) throw usage(`--http takes a port number from 1 to 65535 (0 picks a free one), not "${port}".`);
+  if (host !== undefined && host.trim() === '') throw usage('--host needs an address, such as 127.0.0.1 or 0.0.0.0.');
+  return { port: Number(port), host: host?.trim() ?? '127.0.0.1' };
+}
+
+const TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;
+
+/** `token create|list|revoke`: managing the bearer tokens of `serve --http`. */
+function parseTokenCommand(argv: readonly string[], env: NodeJS.ProcessEnv): TokenConfig | HelpConfig {
+  const [action, ...args] = argv;
+  if (action === '--help' || action === '-h') return { command: 'help' };
+  if (action === undefined || action.startsWith('-')) throw usage('The token command needs an action: create, list or revoke.');
+  if (!(TOKEN_ACTIONS as readonly string[]).includes(action)) throw usage(`Unknown token action "${action}"; use create, list or revoke.`);
+
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: action === 'revoke',
+      options: {
+        vault: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        ...(action === 'create'
+          ? { name: { type: 'string' }, scopes: { type: 'string' }, folder: { type: 'string' }, tag: { type: 'string' } }
+          : {}),
+      },
+    });
+  } catch (error) {
+    throw usage((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return { command: 'help' };
+  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+
+  if (action === 'list') return { command: 'token', action, vault };
+  if (action === 'revoke') {
+    const [name, ...extra] = parsed.positionals;
+    if (name === undefined) throw usage('token revoke needs the name of the token, e.g. dexi-vault token revoke laptop.');
+    if (extra.length > 0) throw usage(`token revoke takes one name; got ${parsed.positionals.length}.`);
+    return { command: 'token', action, vault, name };
+  }
+  const name = values.name as string | undefined;
+  if (name === undefined) throw usage('token create needs --name NAME, e.g. --name laptop.');
+  const config: TokenConfig = { command: 'token', action: 'create', vault, name, scopes: new Set(['notes:read', 'notes:write']) };
+  try {
+    validateTokenName(name);
+    if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
+    if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);
+    if (values.tag !== undefined) config.tag = normaliseBoundaryTag(values.tag as string);
+  } catch (error) {
+    if (error instanceof PolicyError || error instanceof TokenError) throw usage(error.message);
+    throw error;
   }
   return config;
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createPolicy } from '../access/policy.js';
+import { createToken, listTokens, revokeToken, TokenError, TokenStore, tokensPath, type TokenInfo } from '../access/tokens.js';
+import { HttpStartError } from '../server/errors.js';
 import { buildInstructions } from '../server/instructions.js';
 import { Runtime } from '../server/runtime.js';
 import { createMcpServer } from '../server/server.js';
@@ -9,7 +12,8 @@ import { ALL_TOOLS } from '../tools/index.js';
 import { systemClock } from '../vault/clock.js';
 import { readSettings, SettingsError } from '../vault/settings.js';
 import { VaultUnavailableError } from '../vault/vault.js';
-import { parseCli, USAGE, UsageError, type IndexConfig, type ServeConfig } from './args.js';
+import { progressReporter } from './progress.js';
+import { parseCli, USAGE, UsageError, type IndexConfig, type ServeConfig, type TokenConfig } from './args.js';
 
 /** Log lines go to stderr: stdout belongs to the protocol. */
 const log = (line: string): void => {
@@ -21,7 +25,7 @@ function version(): string {
   return pkg.version;
 }
 
-async function openRuntime(config: ServeConfig | IndexConfig): Promise<Runtime> {
+async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Promise<Runtime> {
   // Configuration is read here, once, and handed down.
   const settings = await readSettings(config.vault).catch((error: unknown) => {
     if (error instanceof SettingsError) throw error;
@@ -37,6 +41,7 @@ async function openRuntime(config: ServeConfig | IndexConfig): Promise<Runtime> 
     shared: config.command === 'serve' ? config.shared : [],
     clock: systemClock,
     log,
+    watch,
   });
 }
 
@@ -57,14 +62,103 @@ async function serve(config: ServeConfig): Promise<void> {
     instructions: buildInstructions(context.view, runtime.settings),
     log,
   });
-  await serveStdio(server);
+  await serveStdio(server, () => buildInstructions(context.view, runtime.settings));
   await runtime.close();
+  // Nothing else should keep the process alive once the client hangs up.
+  process.exit(0);
+}
+
+/** `serve --http`: one process, many connections, each token its own scopes and boundary. */
+async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig['http']>): Promise<void> {
+  const runtime = await openRuntime(config);
+  runtime.loaded.catch((error: unknown) => log(`Reading the vault failed: ${(error as Error).message}`));
+  const tokens = new TokenStore(runtime.own.root);
+  let handle;
+  try {
+    // Loaded only here, so that stdio start-up does not pay for the HTTP stack.
+    const { serveHttp } = await import('../server/http.js');
+    handle = await serveHttp({
+      runtime,
+      tokens,
+      port: http.port,
+      host: http.host,
+      tools: ALL_TOOLS,
+      serverInfo: { name: 'dexi-vault', version: version() },
+      log,
+    });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  log(`Serving ${runtime.own.root} over Streamable HTTP at ${handle.url} (version ${version()}); every request needs "Authorization: Bearer TOKEN".`);
+  const known = await tokens.entries().catch(() => undefined);
+  if (known?.length === 0) log('There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  log('Stopping: closing the sessions.');
+  await handle.close();
+  await runtime.close();
+  process.exit(0);
+}
+
+function describeBoundary(token: Pick<TokenInfo, 'folder' | 'tag'>): string {
+  const parts: string[] = [];
+  if (token.folder !== undefined) parts.push(`folder ${token.folder}`);
+  if (token.tag !== undefined) parts.push(`tag ${token.tag}`);
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+/** `token create|list|revoke`. Only the new token itself goes to stdout, so it can be captured with `| tail -1`. */
+async function token(config: TokenConfig): Promise<void> {
+  const vault = path.resolve(config.vault);
+  switch (config.action) {
+    case 'create': {
+      const options: Parameters<typeof createToken>[1] = { name: config.name, scopes: config.scopes };
+      if (config.folder !== undefined) options.folder = config.folder;
+      if (config.tag !== undefined) options.tag = config.tag;
+      const { token: made, secret } = await createToken(vault, options, systemClock.now());
+      const boundary = describeBoundary(made);
+      log(`Created the token "${made.name}" for ${vault}: ${made.scopes.join(', ')}${boundary === 'none' ? ', no boundary' : `, limited to ${boundary}`}.`);
+      log(`Copy it now: it is shown only this once (${tokensPath(vault)} keeps only its hash). Clients send it as "Authorization: Bearer TOKEN" to dexi-vault serve --http.`);
+      process.stdout.write(`${secret}\n`);
+      return;
+    }
+    case 'list': {
+      const tokens = await listTokens(vault);
+      if (tokens.length === 0) {
+        log(`No tokens for ${vault} yet; create one with: dexi-vault token create --name NAME`);
+        return;
+      }
+      const rows = [['NAME', 'SCOPES', 'BOUNDARY', 'CREATED'], ...tokens.map((item) => [item.name, item.scopes.join(','), describeBoundary(item), item.created])];
+      const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+      const lines = rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  '));
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
+    case 'revoke': {
+      const gone = await revokeToken(vault, config.name);
+      log(`Revoked the token "${gone.name}"; a running server refuses it from its next request on.`);
+      return;
+    }
+  }
 }
 
 async function index(config: IndexConfig): Promise<void> {
-  const runtime = await openRuntime(config);
-  await runtime.loaded;
+  const runtime = await openRuntime(config, false);
+  const progress = progressReporter(process.stderr, 'Reading notes');
+  const timer = setInterval(() => {
+    const { done, total, phase } = runtime.own.progress;
+    if (phase === 'reading') progress.update(done, total);
+  }, 200);
+  try {
+    await runtime.loaded;
+  } finally {
+    clearInterval(timer);
+  }
   await runtime.close();
+  progress.finish(`Indexed ${runtime.own.size.toLocaleString('en')} notes; the cache is in ${runtime.own.root}/.dexi/cache.`);
 }
 
 async function main(): Promise<number> {
@@ -90,11 +184,15 @@ async function main(): Promise<number> {
         await index(config);
         return 0;
       case 'serve':
-        await serve(config);
+        if (config.http) await serveOverHttp(config, config.http);
+        else await serve(config);
+        return 0;
+      case 'token':
+        await token(config);
         return 0;
     }
   } catch (error) {
-    if (error instanceof VaultUnavailableError || error instanceof SettingsError) {
+    if (error instanceof VaultUnavailableError || error instanceof SettingsError || error instanceof TokenError || error instanceof HttpStartError) {
       log(error.message);
       return 1;
     }

@@ -20,3 +20,6 @@ export function describeUnknownArguments(toolName: string, unknown: string[], ac
   const takes = accepted.length === 0 ? 'it takes no parameters' : `it takes: ${accepted.join(', ')}`;
   return `${toolName} does not take ${unknown.join(', ')}; ${takes}.`;
 }
+
+/** The HTTP server could not start (port in use, bad host): said plainly, in the CLI. */
+export class HttpStartError extends Error {}
