@@ -50,7 +50,7 @@ export const USAGE = `Usage:
                                             every request needs "Authorization: Bearer TOKEN", and each
                                             token brings its own scopes and boundary (so no --scopes,
                                             --folder or --tag with --http)
-  dexi-vault index [--vault DIR]            read the vault and exit (checks it, stamps ids)
+  dexi-vault index [--vault DIR]            build or refresh the index cache, with progress, and exit
   dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
                                             make a token for --http; prints it once, as the last line
   dexi-vault token list [--vault DIR]       names, scopes, boundaries, created; never the tokens
