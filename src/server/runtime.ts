@@ -1,10 +1,14 @@
 import { createPolicy, type AccessPolicy } from '../access/policy.js';
 import { VaultView } from '../access/view.js';
-import { loadSnapshot, saveSnapshot } from '../index/cache.js';
+import path from 'node:path';
+import { cacheDir, loadSnapshot, saveSnapshot } from '../index/cache.js';
 import { FullTextIndex } from '../index/fulltext.js';
+import type { EmbedderSpec } from '../index/vectors/embedder.js';
+import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../vault/clock.js';
 import { toPlainText } from '../vault/markdown.js';
+import type { NoteRecord } from '../vault/note.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
@@ -20,6 +24,13 @@ export interface RuntimeOptions {
   watch?: boolean;
   /** Save the index cache this long after the last change (default 5 s). */
   saveDelayMs?: number;
+  /** Semantic search: which model, on how many worker threads. Off when absent. */
+  semantic?: { embedder: EmbedderSpec; workers: number };
+}
+
+/** What semantic search embeds for a note: its title, then its body as plain text. */
+export function embeddingText(title: string, body: string): string {
+  return `${title}\n\n${toPlainText(body)}`;
 }
 
 /**
@@ -34,6 +45,9 @@ export class Runtime {
   readonly watching: Promise<void>;
   private watchingStarted: (() => void) | undefined;
   readonly fulltext = new Map<Vault, FullTextIndex>();
+  readonly semantic: SemanticIndexer | undefined;
+  /** Notes whose text the semantic indexer has been given in this run. */
+  private readonly fedToSemantic = new Set<string>();
   private readonly watchers: VaultWatcher[] = [];
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
@@ -45,6 +59,14 @@ export class Runtime {
     readonly teammates: readonly Vault[],
     readonly options: RuntimeOptions,
   ) {
+    if (options.semantic) {
+      this.semantic = new SemanticIndexer({
+        cacheDir: path.join(cacheDir(own.root), 'vectors'),
+        embedder: options.semantic.embedder,
+        workers: options.semantic.workers,
+        log: options.log,
+      });
+    }
     this.watching = new Promise((resolve) => {
       this.watchingStarted = resolve;
     });
@@ -67,14 +89,20 @@ export class Runtime {
     for (const [vault, index] of this.fulltext) {
       vault.on('note', (record, body) => {
         index.upsert(record, toPlainText(body));
+        this.feedSemantic(vault, record, body);
         if (vault === this.own) this.scheduleSave();
       });
       vault.on('removed', (record) => {
         // A move re-places the id at its new path before the old one goes.
-        if (vault.get(record.id) === undefined) index.remove(record.id);
+        if (vault.get(record.id) === undefined) {
+          index.remove(record.id);
+          this.semantic?.noteRemoved(record.id);
+        }
         if (vault === this.own) this.scheduleSave();
       });
     }
+    // The model loads in the background; searches say so until it has.
+    void this.semantic?.start().catch(() => undefined);
     const starts: Promise<void>[] = [];
     if (this.options.watch !== false) {
       // Watch while reading, so that an edit made during a long first read is not missed.
@@ -97,6 +125,43 @@ export class Runtime {
     }
     if (!snapshot) this.dirty = true;
     await this.flush();
+    if (this.semantic) void this.feedRemainingToSemantic();
+  }
+
+  /** Teammates' notes are embedded only when shared: only those are ever visible. */
+  private feedSemantic(vault: Vault, record: NoteRecord, body: string): void {
+    if (!this.semantic) return;
+    if (vault !== this.own && !record.shared) {
+      this.semantic.noteRemoved(record.id);
+      return;
+    }
+    this.fedToSemantic.add(record.id);
+    this.semantic.noteChanged(record.id, embeddingText(record.title, body));
+  }
+
+  /**
+   * After the first read, give the semantic indexer every note it was not
+   * handed during the read (a warm start reads no unchanged note). Notes it
+   * already holds vectors for cost a read and a hash, nothing more.
+   */
+  private async feedRemainingToSemantic(): Promise<void> {
+    const semantic = this.semantic;
+    if (!semantic) return;
+    const known: string[] = [];
+    for (const vault of [this.own, ...this.teammates]) {
+      for (const record of [...vault.all()]) {
+        if (vault !== this.own && !record.shared) continue;
+        known.push(record.id);
+        if (this.fedToSemantic.has(record.id) || this.closed) continue;
+        try {
+          const { record: current, body } = await vault.read(record.id);
+          this.feedSemantic(vault, current, body);
+        } catch {
+          // Gone or changing: the watcher reports it again.
+        }
+      }
+    }
+    if (!this.closed) semantic.retainOnly(known);
   }
 
   get settings(): VaultSettings {
@@ -143,6 +208,7 @@ export class Runtime {
       settings: this.options.settings,
       clock: this.options.clock,
       fulltext: this.fulltext,
+      semantic: this.semantic,
     };
   }
 
@@ -152,6 +218,6 @@ export class Runtime {
     await this.loaded.catch(() => undefined);
     await Promise.all(this.watchers.map((watcher) => watcher.close()));
     this.closed = true;
-    await this.flush();
+    await Promise.all([this.flush(), this.semantic?.close()]);
   }
 }

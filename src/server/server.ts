@@ -45,8 +45,9 @@ export function createMcpServer(options: ServerOptions): Server {
     { name: options.name, version: options.version },
     { capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
   );
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const listed: Tool[] = options.tools
+  const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed: Tool[] = tools
     .filter((tool) => hasScope(policy, tool.scope))
     .map((tool) => ({
       name: tool.name,

@@ -2,6 +2,7 @@ import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
 import { searchNotesTool } from './search-notes.js';
+import { findSimilarTool, semanticSearchTool } from './semantic.js';
 import { listFoldersTool, listTagsTool } from './tags-folders.js';
 import type { ToolDefinition } from './tool.js';
 import { createNoteTool, deleteNoteTool, updateNoteTool } from './write-notes.js';
@@ -9,8 +10,10 @@ import { createNoteTool, deleteNoteTool, updateNoteTool } from './write-notes.js
 /** Every tool, in the order clients list them: reads first, then writes. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
   searchNotesTool,
+  semanticSearchTool,
   listNotesTool,
   getNoteTool,
+  findSimilarTool,
   listTagsTool,
   listFoldersTool,
   createNoteTool,

@@ -9,7 +9,7 @@ import { allowedHostsFor, serveHttp, type HttpHandle, type HttpOptions } from '.
 import { Runtime } from '../../src/server/runtime.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
-import { removeDir, TestClock, writeVault } from '../helpers.js';
+import { removeDir, TestClock, waitForEmbeddings, writeVault } from '../helpers.js';
 
 const IDS = {
   plan: '11111111-1111-4111-8111-111111111111',
@@ -113,8 +113,10 @@ beforeAll(async () => {
     shared: [{ owner: 'alice', dir: aliceDir }],
     clock: new TestClock(),
     log: (line) => logs.push(line),
+    // Semantic search on, so that the leak test covers semantic_search and find_similar over HTTP too.
+    semantic: { embedder: { kind: 'use-lite' }, workers: 1 },
   });
-  await runtime.loaded;
+  await waitForEmbeddings(runtime);
   workSecret = (await createToken(dir, { name: 'work-reader', scopes: ['notes:read'], folder: 'Work' })).secret;
   ownerSecret = (await createToken(dir, { name: 'owner' })).secret;
   server = await startServer();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEmbedder, type Embedder } from '../../src/index/vectors/embedder.js';
 import { EmbeddingPool } from '../../src/index/vectors/pool.js';
 
@@ -36,5 +36,17 @@ describe('EmbeddingPool', () => {
       const want = expected[i] as number[];
       vector.forEach((x, j) => expect(x).toBeCloseTo(want[j] as number, 5));
     });
+  });
+
+  it('replaces a worker that dies and still answers', async () => {
+    // Simulate a crash (out of memory, a native fault) by ending one worker thread.
+    const runners = (pool as unknown as { runners: { worker?: { terminate(): Promise<number> } }[] }).runners;
+    await runners[0]?.worker?.terminate();
+    const [expected] = await inThread.embed([texts[0] as string]);
+    const results = await Promise.all([pool.embed(texts), pool.embed([texts[0] as string], { priority: 'high' })]);
+    expect(results[1][0]?.[0]).toBeCloseTo(expected?.[0] ?? NaN, 5);
+    expect(results[0]).toHaveLength(texts.length);
+    await vi.waitFor(() => expect(pool.workerCount).toBe(2), { timeout: 15_000 });
+    expect(log.some((line) => line.includes('stopped'))).toBe(true);
   });
 });

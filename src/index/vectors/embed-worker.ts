@@ -33,8 +33,8 @@ port.on('message', (message: ToWorker) => {
 async function handle(message: ToWorker): Promise<void> {
   if (message.type === 'close') {
     await embedder?.close().catch(() => undefined);
-    port?.close();
-    return;
+    // Model runtimes may keep handles open; in a worker this ends only the thread.
+    process.exit(0);
   }
   if (!embedder) {
     send({ type: 'failed', job: message.job, message: 'The embedder did not load' });

@@ -231,7 +231,12 @@ export class VectorIndex {
     return run;
   }
 
-  static async load(dir: string, embedderId: string, dimensions: number, options: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'> = {}): Promise<LoadResult> {
+  static async load(
+    dir: string,
+    embedderId: string,
+    dimensions: number,
+    options: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'> = {},
+  ): Promise<LoadResult> {
     const fresh = (): VectorIndex => new VectorIndex({ ...options, embedderId, dimensions });
     let text: string;
     try {
@@ -243,8 +248,12 @@ export class VectorIndex {
     const parsed = parseMeta(text);
     if (typeof parsed === 'string') return { index: fresh(), restored: false, reason: parsed };
     const meta = parsed;
-    if (meta.embedderId !== embedderId) return { index: fresh(), restored: false, reason: `the snapshot was made by ${meta.embedderId}, not ${embedderId}` };
-    if (meta.dimensions !== dimensions) return { index: fresh(), restored: false, reason: `the snapshot has ${meta.dimensions} dimensions, not ${dimensions}` };
+    if (meta.embedderId !== embedderId) {
+      return { index: fresh(), restored: false, reason: `the snapshot was made by ${meta.embedderId}, not ${embedderId}` };
+    }
+    if (meta.dimensions !== dimensions) {
+      return { index: fresh(), restored: false, reason: `the snapshot has ${meta.dimensions} dimensions, not ${dimensions}` };
+    }
 
     let bytes: Buffer;
     try {
@@ -300,34 +309,45 @@ export class VectorIndex {
         }
       }
       allowedNotes = allowed.size;
+      // A filter that lets every note through needs no per-label callback.
+      if (allowedNotes === this.vectorNotes) allowed = undefined;
       const selective = allowedChunks < this.o.exactThreshold || allowedChunks <= this.vectors.size * this.o.selectiveFraction;
-      if (selective) return this.exactSearch(queries, k, (id) => allowed?.has(id) === true);
+      if (selective) return this.exactSearch(queries, k, filter);
     }
     const wantNotes = Math.min(k, allowedNotes);
     if (wantNotes === 0) return [];
 
     const best = new Map<string, number>();
     const chunksPerNote = Math.max(1, Math.ceil(this.vectors.size / Math.max(1, this.vectorNotes)));
-    const labelFilter = allowed
+    const share = allowedChunks / this.vectors.size;
+    // A broad filter is applied to the results of a wider unfiltered search;
+    // a narrower one inside the graph search, where it costs a call into
+    // JavaScript for every candidate the search visits.
+    const inGraph = allowed !== undefined && share < 0.5;
+    const labelFilter = inGraph
       ? (label: number): boolean => {
           const owner = this.owners.get(label);
-          return owner !== undefined && allowed.has(owner);
+          return owner !== undefined && allowed?.has(owner) === true;
         }
       : undefined;
+    const candidates = inGraph ? allowedChunks : this.vectors.size;
     for (const query of queries) {
       const point = Array.from(query);
-      let want = Math.min(allowedChunks, k * chunksPerNote * 2 + 10);
+      let want = Math.min(candidates, Math.ceil((k * chunksPerNote * 2 + 10) / (inGraph ? 1 : share)));
       for (;;) {
         const found = graph.search(point, want, Math.max(this.o.efSearch, want), labelFilter, this.owners);
+        if (allowed && !inGraph) for (const id of [...found.keys()]) if (!allowed.has(id)) found.delete(id);
         if (found.size >= wantNotes) {
           for (const [id, score] of found) if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
           break;
         }
         // Many chunks of the same few notes crowd the nearest results: widen
-        // the search, and past half of the allowed chunks scan them instead.
+        // the search, and past half of the candidates scan exactly instead.
         want *= 2;
-        if (want * 2 > allowedChunks) {
-          for (const hit of this.exactSearch([query], k, filter)) if (hit.score > (best.get(hit.id) ?? -Infinity)) best.set(hit.id, hit.score);
+        if (want * 2 > candidates) {
+          for (const hit of this.exactSearch([query], k, filter)) {
+            if (hit.score > (best.get(hit.id) ?? -Infinity)) best.set(hit.id, hit.score);
+          }
           break;
         }
       }
@@ -460,14 +480,15 @@ export class VectorIndex {
       throw error;
     }
     if (digest !== entry.sha256) return 'the search graph file is corrupt';
+    // readIndex takes the dimensions from the constructor, not the file, and
+    // would read a graph of another size out of bounds: check the header.
+    if ((await graphFileDimensions(file)) !== this.dimensions) return 'the search graph has other dimensions';
     const hnsw = new hnswlib.HierarchicalNSW('cosine', this.dimensions);
     try {
       await hnsw.readIndex(file, true);
     } catch (error) {
       return `the search graph did not load (${error instanceof Error ? error.message : String(error)})`;
     }
-    // readIndex does not check the dimensions against the constructor's.
-    if (hnsw.getNumDimensions() !== this.dimensions) return 'the search graph has other dimensions';
     const graph = new Graph(this.dimensions, 0, 0, 0, hnsw);
     const inGraph = new Set(hnsw.getIdsList());
     for (const label of this.vectors.keys()) {
@@ -488,6 +509,8 @@ export class VectorIndex {
       }
       if (Math.abs(dotF32(stored, expected) - dotF32(expected, expected)) > 1e-3) return 'the search graph does not match the vectors';
     }
+    // readIndex resets ef to its default (10); searches set it again anyway.
+    hnsw.setEf(this.o.efSearch);
     graph.ready = true;
     this.graph = graph;
     return undefined;
@@ -535,7 +558,13 @@ class Graph {
   }
 
   /** Best cosine per note among the `want` nearest chunks. */
-  search(point: number[], want: number, ef: number, filter: ((label: number) => boolean) | undefined, owners: Map<number, string>): Map<string, number> {
+  search(
+    point: number[],
+    want: number,
+    ef: number,
+    filter: ((label: number) => boolean) | undefined,
+    owners: Map<number, string>,
+  ): Map<string, number> {
     // ef is not kept by readIndex and must be at least k: set it every time.
     this.hnsw.setEf(ef);
     const { neighbors, distances } = this.hnsw.searchKnn(point, Math.min(want, this.hnsw.getMaxElements()), filter);
@@ -579,10 +608,14 @@ function parseMeta(text: string): SnapshotMeta | string {
   for (const row of notes as unknown[]) {
     if (!Array.isArray(row) || row.length !== 3) return 'the snapshot index is malformed';
     const [id, hash, labels] = row as unknown[];
-    if (typeof id !== 'string' || typeof hash !== 'string' || !Array.isArray(labels) || seenIds.has(id)) return 'the snapshot index is malformed';
+    if (typeof id !== 'string' || typeof hash !== 'string' || !Array.isArray(labels) || seenIds.has(id)) {
+      return 'the snapshot index is malformed';
+    }
     seenIds.add(id);
     for (const label of labels as unknown[]) {
-      if (!Number.isSafeInteger(label) || (label as number) < 0 || seenLabels.has(label as number)) return 'the snapshot index is malformed';
+      if (!Number.isSafeInteger(label) || (label as number) < 0 || seenLabels.has(label as number)) {
+        return 'the snapshot index is malformed';
+      }
       seenLabels.add(label as number);
     }
   }
@@ -679,6 +712,29 @@ async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * The vector size recorded in an hnswlib index file: its header starts with
+ * six little-endian size_t values (offsetLevel0, maxElements, count,
+ * sizeDataPerElement, labelOffset, offsetData), and a vector takes the bytes
+ * from offsetData to labelOffset.
+ */
+async function graphFileDimensions(file: string): Promise<number | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const header = Buffer.alloc(48);
+    const { bytesRead } = await handle.read(header, 0, 48, 0);
+    if (bytesRead < 48) return undefined;
+    const sizeDataPerElement = header.readBigUInt64LE(24);
+    const labelOffset = header.readBigUInt64LE(32);
+    const offsetData = header.readBigUInt64LE(40);
+    if (labelOffset <= offsetData || sizeDataPerElement !== labelOffset + 8n) return undefined;
+    const bytes = labelOffset - offsetData;
+    return bytes % 4n === 0n ? Number(bytes / 4n) : undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function syncFile(file: string): Promise<void> {

@@ -1,0 +1,45 @@
+import { CALIBRATIONS } from './calibrations.js';
+
+/**
+ * A model's raw cosine scores do not mean the same thing from one model to
+ * another (sentence encoders rarely score unrelated text near 0). The
+ * `similarity` an assistant reads is the cosine passed through a monotonic,
+ * piecewise-linear map fitted per model on a labeled set (`npm run
+ * calibrate`), so that 0.6 and above is usually relevant and below usually
+ * not, whatever the model.
+ */
+export interface Calibration {
+  /** The embedder's identity, as stored with the vectors. */
+  model: string;
+  /** [raw cosine, similarity] knots, increasing in both. */
+  points: readonly (readonly [number, number])[];
+  /** Where the knots came from, for people reading the table. */
+  fittedOn: string;
+}
+
+/** Apply a piecewise-linear map; clamps to [0, 1] and to the end knots. Pure. */
+export function applyCalibration(points: readonly (readonly [number, number])[], raw: number): number {
+  const clamp = (value: number): number => Math.min(1, Math.max(0, value));
+  const first = points[0];
+  const last = points[points.length - 1];
+  if (!first || !last) return clamp(raw);
+  if (raw <= first[0]) return clamp(first[1]);
+  if (raw >= last[0]) return clamp(last[1]);
+  for (let i = 1; i < points.length; i++) {
+    const [x1, y1] = points[i] as readonly [number, number];
+    const [x0, y0] = points[i - 1] as readonly [number, number];
+    if (raw <= x1) return clamp(x1 === x0 ? y1 : y0 + ((raw - x0) * (y1 - y0)) / (x1 - x0));
+  }
+  return clamp(last[1]);
+}
+
+/** The map for a model: its fitted calibration, or the raw cosine clamped to [0, 1] when it has none. */
+export function similarityFor(model: string | undefined): (raw: number) => number {
+  const calibration = model === undefined ? undefined : CALIBRATIONS.find((entry) => entry.model === model);
+  if (!calibration) return (raw) => Math.min(1, Math.max(0, raw));
+  return (raw) => Math.round(applyCalibration(calibration.points, raw) * 1000) / 1000;
+}
+
+export function hasCalibration(model: string | undefined): boolean {
+  return CALIBRATIONS.some((entry) => entry.model === model);
+}

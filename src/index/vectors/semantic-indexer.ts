@@ -1,0 +1,336 @@
+import { createHash } from 'node:crypto';
+import { CHUNKER_VERSION, chunkText, type ChunkOptions } from './chunking.js';
+import type { EmbedderSpec } from './embedder.js';
+import { EmbeddingPool } from './pool.js';
+import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions } from './vector-index.js';
+
+export interface SemanticIndexerOptions {
+  /** Folder of the vector snapshot, for example `<vault>/.dexi/cache/vectors`. */
+  cacheDir: string;
+  embedder: EmbedderSpec;
+  /** Embedding worker threads; 0 runs the model on the calling thread. */
+  workers: number;
+  log: (line: string) => void;
+  chunking?: Partial<ChunkOptions>;
+  /** Texts per worker batch (see EmbeddingPool). */
+  batchSize?: number;
+  /**
+   * How long changes may stay unsaved, in ms (default 60 s). A save rewrites
+   * the whole snapshot, so saves are also spaced at least 50 times as long
+   * as the last one took. Unsaved vectors are not lost for good: their notes
+   * are embedded again at the next start.
+   */
+  autoSaveMs?: number;
+  index?: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'>;
+}
+
+interface PendingNote {
+  id: string;
+  hash: string;
+  chunks: string[];
+}
+
+export interface SemanticProgress {
+  /** The model is loaded and every known note is embedded (or failed). */
+  ready: boolean;
+  /** Known notes whose current text is embedded. */
+  embedded: number;
+  /** Known notes. */
+  total: number;
+  /** Notes whose current text could not be embedded; retried when it changes. */
+  failed: number;
+  /** Why semantic search is unavailable, when the model did not load. */
+  error?: string;
+}
+
+/**
+ * Keeps a vector index in step with the vault. The server reports every
+ * note's text (`noteChanged`) and deletions (`noteRemoved`); embedding runs
+ * in the background on worker threads, and only notes whose text hash
+ * differs from the stored one are embedded again, so an unchanged vault
+ * costs nothing at restart. Searches answer at once from what is embedded.
+ */
+export class SemanticIndexer {
+  private readonly log: (line: string) => void;
+  private readonly autoSaveMs: number;
+  /** Every known note's current content hash. */
+  private readonly desired = new Map<string, string>();
+  /** Texts waiting to be embedded, oldest first. */
+  private readonly pending = new Map<string, string>();
+  /** Content hashes that failed to embed, so they are not retried in a loop. */
+  private readonly failed = new Map<string, string>();
+  private readonly groups = new Set<Promise<void>>();
+  private index: VectorIndex | undefined;
+  private pool: EmbeddingPool | undefined;
+  private starting: Promise<void> | undefined;
+  private startError: Error | undefined;
+  private retain: Set<string> | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private backlogStarted = 0;
+  private backlogNotes = 0;
+  private lastSaveMs = 0;
+  private closing = false;
+  private readonly hashSalt: string;
+
+  constructor(private readonly options: SemanticIndexerOptions) {
+    this.log = options.log;
+    this.autoSaveMs = options.autoSaveMs ?? 60_000;
+    this.hashSalt = `${CHUNKER_VERSION} ${JSON.stringify(options.chunking ?? {})}`;
+  }
+
+  /**
+   * Loads the model and the saved vectors, then embeds in the background.
+   * Resolves when search is available (about a second), never after the
+   * backlog; other methods may be called before it resolves.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.load().catch((error: unknown) => {
+      this.startError = error instanceof Error ? error : new Error(String(error));
+      this.log(`semantic search unavailable: ${this.startError.message}`);
+      this.pending.clear();
+      throw this.startError;
+    });
+    return this.starting;
+  }
+
+  noteChanged(id: string, text: string): void {
+    if (this.closing) return;
+    const hash = contentHash(text, this.hashSalt);
+    this.desired.set(id, hash);
+    if (this.startError) return;
+    if (this.index?.contentHash(id) === hash || this.failed.get(id) === hash) {
+      this.pending.delete(id);
+      return;
+    }
+    this.failed.delete(id);
+    this.pending.set(id, text);
+    this.fill();
+  }
+
+  noteRemoved(id: string): void {
+    this.desired.delete(id);
+    this.pending.delete(id);
+    this.failed.delete(id);
+    if (this.index?.remove(id)) this.scheduleSave();
+  }
+
+  /**
+   * Forgets every note not in `ids`: call it after a full vault scan, so
+   * that notes deleted while the server was down leave the index.
+   */
+  retainOnly(ids: Iterable<string>): void {
+    const keep = new Set(ids);
+    for (const id of [...this.desired.keys()]) if (!keep.has(id)) this.noteRemoved(id);
+    if (this.index) this.pruneIndex(keep);
+    else this.retain = keep;
+  }
+
+  progress(): SemanticProgress {
+    let embedded = 0;
+    const index = this.index;
+    if (index) for (const [id, hash] of this.desired) if (index.contentHash(id) === hash) embedded++;
+    let failed = 0;
+    for (const [id, hash] of this.failed) if (this.desired.get(id) === hash) failed++;
+    const progress: SemanticProgress = {
+      ready: index !== undefined && this.pending.size === 0 && this.groups.size === 0,
+      embedded,
+      total: this.desired.size,
+      failed,
+    };
+    if (this.startError) progress.error = this.startError.message;
+    return progress;
+  }
+
+  /** The model's identity (e.g. `use-lite-512`) once it has loaded. */
+  get embedderId(): string | undefined {
+    return this.index?.embedderId;
+  }
+
+  /** Whether the note's current text has vectors (find_similar can only answer then). */
+  isEmbedded(id: string): boolean {
+    const hash = this.desired.get(id);
+    return hash !== undefined && this.index?.contentHash(id) === hash;
+  }
+
+  /** The k notes closest in meaning to `query`, from the notes embedded so far. */
+  async search(query: string, k: number, filter?: NoteFilter): Promise<VectorHit[]> {
+    const { pool, index } = await this.ready();
+    const [vector] = await pool.embed([query], { priority: 'high' });
+    if (!vector) return [];
+    return index.searchVector(vector, k, this.liveFilter(filter));
+  }
+
+  /** The k notes closest to the note's embedded text; [] when it is not embedded yet. */
+  async similar(noteId: string, k: number, filter?: NoteFilter): Promise<VectorHit[]> {
+    const { index } = await this.ready();
+    return index.similarTo(noteId, k, this.liveFilter(filter));
+  }
+
+  /** Saves the vectors now (a no-op when nothing changed). */
+  async flush(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const index = this.index;
+    if (!index) return;
+    const started = Date.now();
+    if (await index.save(this.options.cacheDir)) {
+      this.lastSaveMs = Date.now() - started;
+      this.log(`semantic index saved: ${index.noteCount} notes, ${index.chunkCount} chunks (${this.lastSaveMs} ms)`);
+    }
+  }
+
+  /** Stops embedding (unfinished notes are embedded next time), saves, and ends the workers. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.starting?.catch(() => undefined);
+    await this.pool?.close();
+    await Promise.allSettled([...this.groups]);
+    try {
+      await this.flush();
+    } finally {
+      this.index?.dispose();
+    }
+  }
+
+  private async load(): Promise<void> {
+    const o = this.options;
+    const pool = await EmbeddingPool.create({
+      spec: o.embedder,
+      workers: o.workers,
+      log: this.log,
+      ...(o.batchSize !== undefined ? { batchSize: o.batchSize } : {}),
+    });
+    if (this.closing) {
+      await pool.close();
+      throw new Error('The semantic indexer was closed while starting');
+    }
+    this.pool = pool;
+    const { index, restored, reason } = await VectorIndex.load(o.cacheDir, pool.id, pool.dimensions, o.index ?? {});
+    this.log(
+      restored
+        ? `semantic index loaded: ${index.noteCount} notes, ${index.chunkCount} chunks (${pool.id})${reason ? `; ${reason}` : ''}`
+        : `semantic index starts empty (${pool.id}): ${reason ?? 'no snapshot'}`,
+    );
+    this.index = index;
+    for (const id of this.pending.keys()) if (index.contentHash(id) === this.desired.get(id)) this.pending.delete(id);
+    if (this.retain) this.pruneIndex(this.retain);
+    this.retain = undefined;
+    this.fill();
+  }
+
+  private async ready(): Promise<{ pool: EmbeddingPool; index: VectorIndex }> {
+    if (!this.starting) throw new Error('The semantic indexer has not been started');
+    await this.starting;
+    if (!this.pool || !this.index || this.closing) throw new Error('The semantic indexer is closed');
+    return { pool: this.pool, index: this.index };
+  }
+
+  /** Only notes the server has reported are results: the snapshot may hold notes deleted since. */
+  private liveFilter(filter: NoteFilter | undefined): NoteFilter {
+    return (id) => this.desired.has(id) && (filter === undefined || filter(id));
+  }
+
+  private pruneIndex(keep: Set<string>): void {
+    const index = this.index;
+    if (!index) return;
+    let removed = 0;
+    for (const id of [...index.noteIds()]) if (!keep.has(id) && index.remove(id)) removed++;
+    if (removed > 0) {
+      this.log(`semantic index: dropped ${removed} notes no longer in the vault`);
+      this.scheduleSave();
+    }
+  }
+
+  /** Keeps two groups of notes in flight, so workers embed while results are stored. */
+  private fill(): void {
+    const pool = this.pool;
+    const index = this.index;
+    if (!pool || !index || this.closing) return;
+    while (this.groups.size < 2 && this.pending.size > 0) {
+      if (this.backlogStarted === 0) this.backlogStarted = Date.now();
+      const notes = this.takeGroup(pool);
+      this.backlogNotes += notes.length;
+      const group = this.embedGroup(pool, index, notes);
+      this.groups.add(group);
+      void group.finally(() => {
+        this.groups.delete(group);
+        this.afterGroup();
+      });
+    }
+  }
+
+  private takeGroup(pool: EmbeddingPool): PendingNote[] {
+    const target = Math.max(8, pool.workerCount * pool.batchSize * 2);
+    const group: PendingNote[] = [];
+    let chunkCount = 0;
+    for (const [id, text] of this.pending) {
+      if (chunkCount >= target) break;
+      this.pending.delete(id);
+      const hash = this.desired.get(id);
+      if (hash === undefined) continue;
+      const chunks = chunkText(text, this.options.chunking);
+      group.push({ id, hash, chunks });
+      chunkCount += chunks.length;
+    }
+    return group;
+  }
+
+  private async embedGroup(pool: EmbeddingPool, index: VectorIndex, group: PendingNote[]): Promise<void> {
+    let vectors: number[][];
+    try {
+      vectors = await pool.embed(group.flatMap((note) => note.chunks));
+    } catch (error) {
+      if (this.closing) return;
+      if (group.length === 1) {
+        this.markFailed(group[0] as PendingNote, error);
+        return;
+      }
+      // Find the note that fails by embedding them one at a time.
+      for (const note of group) await this.embedGroup(pool, index, [note]);
+      return;
+    }
+    let offset = 0;
+    for (const note of group) {
+      const noteVectors = vectors.slice(offset, offset + note.chunks.length);
+      offset += note.chunks.length;
+      // The text may have changed or gone while it was being embedded.
+      if (this.desired.get(note.id) === note.hash && !this.closing) index.upsert(note.id, noteVectors, note.hash);
+    }
+  }
+
+  private markFailed(note: { id: string; hash: string }, error: unknown): void {
+    this.failed.set(note.id, note.hash);
+    this.log(`could not embed note ${note.id}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  private afterGroup(): void {
+    if (this.closing) return;
+    this.fill();
+    if (this.pending.size === 0 && this.groups.size === 0) {
+      // One line per catch-up, not per edit.
+      if (this.backlogNotes >= 10) {
+        const seconds = ((Date.now() - this.backlogStarted) / 1000).toFixed(1);
+        const { embedded, total } = this.progress();
+        this.log(`semantic index up to date: embedded ${this.backlogNotes} notes in ${seconds} s (${embedded}/${total})`);
+      }
+      this.backlogStarted = 0;
+      this.backlogNotes = 0;
+    }
+    this.scheduleSave();
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer || this.closing) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.flush().catch((error: unknown) => this.log(`could not save the semantic index: ${String(error)}`));
+    }, Math.max(this.autoSaveMs, this.lastSaveMs * 50));
+    this.saveTimer.unref();
+  }
+}
+
+/** `salt` names the chunking rules, so changing them re-embeds every note. */
+export function contentHash(text: string, salt: string): string {
+  return createHash('sha256').update(salt).update('\n').update(text).digest('hex').slice(0, 32);
+}

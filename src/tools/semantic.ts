@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { similarityFor } from '../index/vectors/calibration.js';
+import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
+import { DexiError, NoteNotFoundError } from '../vault/errors.js';
+import { toItem } from './items.js';
+import { intParam, noteId, noteItem, text } from './schemas.js';
+import { defineTool, type ToolContext } from './tool.js';
+
+const indexing = z
+  .object({
+    embedded: z.number().int(),
+    total: z.number().int(),
+    message: z.string(),
+  })
+  .optional()
+  .describe('Present while notes are still being embedded: the results cover only the notes embedded so far.');
+
+const semanticResult = z.object({ items: z.array(noteItem), indexing });
+
+function semanticOf(context: ToolContext): SemanticIndexer {
+  if (!context.semantic) throw new DexiError('Semantic search is not enabled on this server; use search_notes.');
+  const error = context.semantic.progress().error;
+  if (error) throw new DexiError(`Semantic search is unavailable (${error}); search_notes still works.`);
+  return context.semantic;
+}
+
+function progressNote(semantic: SemanticIndexer): z.infer<typeof indexing> {
+  const { ready, embedded, total } = semantic.progress();
+  if (ready) return undefined;
+  return {
+    embedded,
+    total,
+    message: `Still embedding notes: ${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} done, so results cover only those; try again later for complete results.`,
+  };
+}
+
+const SIMILARITY_GUIDE =
+  'Each result carries similarity (0–1): 0.6 or above is usually relevant, below 0.6 usually only loosely related (0.45 means probably unrelated).';
+
+export const semanticSearchTool = defineTool({
+  name: 'semantic_search',
+  title: 'Search notes by meaning',
+  description:
+    'Find notes by meaning using sentence embeddings: it surfaces notes about a concept even when they share no word with the query ' +
+    '(e.g. "notes about my garden" finds a note on watering tomatoes). Use it for topics, ideas and vague recollections; use search_notes for exact words or names. ' +
+    `${SIMILARITY_GUIDE} Returns {items} ranked by similarity (no total or pages: it is a ranked window), plus indexing while notes are still being embedded. ` +
+    'Errors: a plain message for a query outside 1–500 characters, or when semantic search is unavailable.',
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    query: text('query', { min: 1, max: 500, description: 'What to look for, in plain words: a topic, a question, a description; 1 to 500 characters.' }),
+    size: intParam('size', 1, 50, 10, 'How many results, 1 to 50.'),
+  }),
+  output: semanticResult,
+  available: (context) => context.semantic !== undefined,
+  async handler(args, context) {
+    const { view } = context;
+    await view.assertReady();
+    const semantic = semanticOf(context);
+    const hits = await semantic.search(args.query, args.size, (id) => view.find(id) !== undefined);
+    const similarity = similarityFor(semantic.embedderId);
+    const items = [];
+    for (const hit of hits) {
+      const note = view.find(hit.id);
+      if (note) items.push(toItem(note, similarity(hit.score)));
+    }
+    const progress = progressNote(semantic);
+    return progress ? { items, indexing: progress } : { items };
+  },
+});
+
+export const findSimilarTool = defineTool({
+  name: 'find_similar',
+  title: 'Find similar notes',
+  description:
+    'The notes closest in meaning to a given note: related reading, likely duplicates, connected ideas. Never returns the note itself. ' +
+    `${SIMILARITY_GUIDE} Returns {items} ranked by similarity, plus indexing while notes are still being embedded. ` +
+    'Errors: "Note not found" for an unknown id or one this connection may not see; a plain message when that note has not been embedded yet.',
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    note_id: noteId(),
+    size: intParam('size', 1, 50, 10, 'How many results, 1 to 50.'),
+  }),
+  output: semanticResult,
+  available: (context) => context.semantic !== undefined,
+  async handler(args, context) {
+    const { view } = context;
+    await view.assertReady();
+    if (!view.find(args.note_id)) throw new NoteNotFoundError();
+    const semantic = semanticOf(context);
+    if (!semantic.isEmbedded(args.note_id)) {
+      const { embedded, total } = semantic.progress();
+      throw new DexiError(
+        `That note has not been embedded yet (${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} notes done); try again in a minute, or use semantic_search with its title.`,
+      );
+    }
+    const hits = await semantic.similar(args.note_id, args.size, (id) => id !== args.note_id && view.find(id) !== undefined);
+    const similarity = similarityFor(semantic.embedderId);
+    const items = [];
+    for (const hit of hits) {
+      const note = view.find(hit.id);
+      if (note) items.push(toItem(note, similarity(hit.score)));
+    }
+    const progress = progressNote(semantic);
+    return progress ? { items, indexing: progress } : { items };
+  },
+});

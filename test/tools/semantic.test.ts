@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, copySampleVault, removeDir, writeVault, type Harness } from '../helpers.js';
+
+interface Item {
+  id: string;
+  title: string;
+  similarity: number;
+}
+interface Result {
+  items: Item[];
+  indexing?: { embedded: number; total: number; message: string };
+}
+
+const TOMATOES = 'How much water the tomatoes actually need';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await connect({ dir: await copySampleVault(), semantic: true });
+}, 120_000);
+afterAll(async () => {
+  await h.close();
+  await removeDir(h.dir);
+});
+
+describe('semantic_search', () => {
+  it('finds a note that shares no word with the query', async () => {
+    const result = await h.ok<Result>('semantic_search', { query: 'notes about my garden', size: 5 });
+    const titles = result.items.map((item) => item.title);
+    expect(titles).toContain(TOMATOES);
+    const page = await h.ok<{ items: { title: string }[] }>('search_notes', { query: 'garden', size: 50 });
+    expect(page.items.map((item) => item.title)).not.toContain(TOMATOES);
+    expect(result.indexing).toBeUndefined();
+  });
+
+  it('puts the sourdough note first for "homemade loaf" and sorts by similarity in 0–1', async () => {
+    const result = await h.ok<Result>('semantic_search', { query: 'homemade loaf', size: 10 });
+    expect(result.items[0]?.title).toMatch(/sourdough/i);
+    const scores = result.items.map((item) => item.similarity);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    for (const score of scores) expect(score).toBeGreaterThanOrEqual(0);
+    for (const score of scores) expect(score).toBeLessThanOrEqual(1);
+    expect(result).not.toHaveProperty('total');
+  });
+
+  it.each([
+    [{ query: '' }, 'query must be 1 to 500 characters'],
+    [{ query: 'x'.repeat(501) }, 'query must be 1 to 500 characters'],
+    [{ query: 'x', size: 0 }, 'size must be between 1 and 50'],
+  ])('rejects %j plainly', async (args, message) => {
+    expect(await h.fail('semantic_search', args)).toBe(message);
+  });
+});
+
+describe('find_similar', () => {
+  it('returns related notes, never the note itself', async () => {
+    const found = await h.ok<Result>('semantic_search', { query: TOMATOES, size: 1 });
+    const id = found.items[0]?.id as string;
+    const result = await h.ok<Result>('find_similar', { note_id: id, size: 5 });
+    expect(result.items.map((item) => item.id)).not.toContain(id);
+    expect(result.items.length).toBe(5);
+    expect(result.items.map((item) => item.title).join(' ')).toMatch(/tomato|soil|plot|seedling|blossom/i);
+  });
+
+  it('says Note not found for unknown ids', async () => {
+    expect(await h.fail('find_similar', { note_id: 'nope' })).toBe('Note not found');
+  });
+});
+
+describe('while notes are being embedded', () => {
+  it('says so in the result, with progress, and answers from what is embedded', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) files[`n${i}.md`] = `Note ${i} about bread, rivers and violins, number ${i}.\n`;
+    const dir = await writeVault(files);
+    const s = await connect({ dir, semantic: 'no-wait' });
+    try {
+      const result = await s.ok<Result>('semantic_search', { query: 'music practice', size: 5 });
+      expect(result.indexing?.total).toBe(80);
+      expect(result.indexing?.embedded).toBeLessThan(80);
+      expect(result.indexing?.message).toMatch(/^Still embedding notes: \d+ of 80 done/);
+      expect(result.items.length).toBeLessThanOrEqual(result.indexing?.embedded ?? 0);
+    } finally {
+      await s.close();
+      await removeDir(dir);
+    }
+  }, 60_000);
+
+  it('is not listed by a server running without a model', async () => {
+    const dir = await writeVault({ 'a.md': 'x' });
+    const plain = await connect({ dir });
+    const names = (await plain.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('semantic_search');
+    expect(names).not.toContain('find_similar');
+    await plain.close();
+    await removeDir(dir);
+  });
+});
