@@ -4,6 +4,7 @@ import path from 'node:path';
 import { cacheDir, loadSnapshot, saveSnapshot } from '../index/cache.js';
 import { FullTextIndex } from '../index/fulltext.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
+import { embeddingText } from '../index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../vault/clock.js';
@@ -28,10 +29,6 @@ export interface RuntimeOptions {
   semantic?: { embedder: EmbedderSpec; workers: number };
 }
 
-/** What semantic search embeds for a note: its title, then its body as plain text. */
-export function embeddingText(title: string, body: string): string {
-  return `${title}\n\n${toPlainText(body)}`;
-}
 
 /**
  * Everything one served vault needs, shared by all its connections: the

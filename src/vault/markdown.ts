@@ -20,15 +20,19 @@
  * `![alt][ref]` is an image (whose alt text holds no tags) depends on a
  * definition that may come later in the note.
  *
- * Decisions where the brief left a choice:
+ * Choices made here:
  * - toPlainText collapses all whitespace, paragraph breaks included, to single
  *   spaces: the text feeds the search index and one-line snippets, neither of
  *   which wants line structure.
  * - makeSnippet, when the cut falls inside a word and a space lies within the
  *   last 20 code points kept, cuts at that space instead.
+ * - "At least one non-digit" counts `-`, `_` and `/` as non-digits, as
+ *   Obsidian does: `#2024-01-05` is a tag, `#2024` is not (nor `#2024/`, whose
+ *   trailing `/` is trimmed first).
  * - Obsidian wikilinks `[[Note#Heading|alias]]` are link targets, not prose:
  *   they hold no tags, and show as their alias (else their target) in plain
- *   text; embeds `![[file]]` show as nothing.
+ *   text; embeds `![[file]]` show as nothing. (`[[x]](url)` stays a Markdown
+ *   link around `[x]`.)
  * - An image's alt text holds no tags (in the Markdown tree it is an attribute,
  *   not text), but it is the image's plain text.
  * - `\#escaped` is not a tag: a backslash before a sigil blocks it like a word
@@ -64,27 +68,46 @@ export function extractTags(body: string): string[] {
  * spaces, trimmed.
  */
 export function toPlainText(body: string): string {
+  return plainText(body, Infinity);
+}
+
+/**
+ * toPlainText, or a prefix of it at least `enough` UTF-16 units long: the
+ * leaves are independent once the reference labels are known, so a snippet
+ * need not convert the rest of a long note.
+ */
+function plainText(body: string, enough: number): string {
   const { kinds, texts, defs } = parseBlocks(body, true);
+  const leaves: string[] = [];
   const out: string[] = [];
-  for (let k = 0; k < kinds.length; k++) {
+  let length = 0;
+  for (let k = 0; k < kinds.length && length < enough; k++) {
     const text = texts[k] ?? '';
     const kind = kinds[k];
+    out.length = 0;
     if (kind === LEAF_INLINE) scanInline(text, defs, null, out);
     else if (kind === LEAF_HTML) out.push(htmlBlockText(text));
     else out.push(text);
-    // Leaves are separate blocks: keep their words apart.
-    out.push(' ');
+    // Collapsing each leaf and joining them with one space is the same as
+    // collapsing the whole, and keeps the words of separate blocks apart.
+    const leaf = out.join('').replace(WHITESPACE_RUN, ' ').trim();
+    if (leaf !== '') {
+      leaves.push(leaf);
+      length += leaf.length + 1;
+    }
   }
-  return out.join('').replace(WHITESPACE_RUN, ' ').trim();
+  return leaves.join(' ');
 }
 
 /**
  * The first `limit` code points of the body's plain text, `…` appended when it
  * was cut. A cut never splits a surrogate pair; a cut inside a word moves back
- * to a space when one lies within the last {@link WORD_CUT_WINDOW} code points.
+ * to a space when one lies within the last 20 code points kept.
  */
 export function makeSnippet(body: string, limit = 300): string {
-  const text = toPlainText(body);
+  // Twice the limit in UTF-16 units holds more than `limit` code points: enough
+  // to know whether, and where, to cut.
+  const text = plainText(body, 2 * limit + 2);
   // UTF-16 length bounds the code point count from above.
   if (text.length <= limit) return text;
   let end = 0;
@@ -105,7 +128,7 @@ export function makeSnippet(body: string, limit = 300): string {
 }
 
 /** How far back (in code points) makeSnippet looks for a space to cut at. */
-export const WORD_CUT_WINDOW = 20;
+const WORD_CUT_WINDOW = 20;
 
 // ---------------------------------------------------------------------------
 // Character classes
@@ -153,6 +176,7 @@ const enum Ascii {
   Punct = 4, // CommonMark ASCII punctuation
   Space = 8, // space, tab, line ending, form feed
   Atext = 16, // an e-mail local part character as GFM autolinks read it
+  UrlTrail = 32, // trailing punctuation that a bare URL leaves out: ! " ' ) * , . : ; ? _ ~
 }
 
 const ASCII = new Uint8Array(128);
@@ -164,6 +188,7 @@ for (let c = 0; c < 128; c++) {
   if (/[!-/:-@[-`{-~]/.test(ch)) flags |= Ascii.Punct;
   if (c === SPACE || c === TAB || c === NEWLINE || c === CR || c === 12 || c === 11) flags |= Ascii.Space;
   if (/[A-Za-z0-9._+-]/.test(ch)) flags |= Ascii.Atext;
+  if (`!"')*,.:;?_~`.includes(ch)) flags |= Ascii.UrlTrail;
   ASCII[c] = flags;
 }
 
@@ -259,8 +284,8 @@ const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]
 const TASK_MARKER = /\[[ xX]\](?=[ \t]|$)/y;
 const FOOTNOTE_DEF = /\[\^([^\]\s]+)\]:/y;
 const LINK_DEFINITION =
-  /^\[((?:[^\\[\]]|\\.){1,999})\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\)))?[ \t]*$/;
-const ATX_CLOSING = /(?:^|[ \t]+)#+[ \t]*$/;
+  /^\[((?:[^\\[\]]|\\.){1,999})\]:[ \t]*(?:<[^<>\n]*>|[^\x00-\x20<][^\x00-\x20]*)(?:[ \t]+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^)\\]|\\.)*\)))?[ \t]*$/;
+const DEFINITION_TITLE = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^)\\]|\\.)*\))[ \t]*$/;
 
 const HTML_RAW_START = /^<(?:pre|script|style|textarea)(?:[ \t>]|$)/i;
 const HTML_RAW_END = /<\/(?:pre|script|style|textarea)>/i;
@@ -275,7 +300,6 @@ const HTML_BLOCK_NAMES = new Set(
     'title tr track ul'
   ).split(' '),
 );
-const HTML_RAW_NAMES = new Set(['pre', 'script', 'style', 'textarea']);
 
 /** Where a block-level HTML start ends, by CommonMark's seven kinds; null: at a blank line. */
 function htmlBlockEnd(rest: string, interruptsParagraph: boolean): RegExp | null | undefined {
@@ -286,18 +310,23 @@ function htmlBlockEnd(rest: string, interruptsParagraph: boolean): RegExp | null
   if (/^<![A-Za-z]/.test(rest)) return />/;
   const named = HTML_BLOCK_TAG.exec(rest);
   if (named && HTML_BLOCK_NAMES.has((named[1] ?? '').toLowerCase())) return null;
-  // Kind 7, any other complete tag alone on its line, cannot interrupt a paragraph.
-  if (!interruptsParagraph && HTML_COMPLETE_TAG.test(rest)) {
-    const name = /^<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(rest)?.[1]?.toLowerCase() ?? '';
-    if (!HTML_RAW_NAMES.has(name)) return null;
-  }
+  // Kind 7, any other complete tag alone on its line (`</pre>` too), cannot interrupt a paragraph.
+  if (!interruptsParagraph && HTML_COMPLETE_TAG.test(rest)) return null;
   return undefined;
 }
 
-/** How many characters of an HTML start the end search skips, so `<!--` cannot end itself. */
+/** A kind 7 HTML start: a complete tag alone on its line, which cannot interrupt a paragraph. */
+function isLoneTagLine(rest: string): boolean {
+  return htmlBlockEnd(rest, true) === undefined && htmlBlockEnd(rest, false) === null;
+}
+
+/**
+ * How many characters of an HTML start the end search skips, so that `<?>`
+ * or `<!X` cannot end themselves while `<!-->` and `<!--->` (empty comments,
+ * as micromark reads them) do.
+ */
 function htmlStartLength(end: RegExp | null): number {
-  if (end === null || end === HTML_RAW_END) return 1;
-  return end.source === '-->' ? 4 : 2;
+  return end === null || end === HTML_RAW_END ? 1 : 2;
 }
 
 /**
@@ -346,6 +375,16 @@ function runLength(line: string, p: number, c: number): number {
   let q = p;
   while (line.charCodeAt(q) === c) q++;
   return q - p;
+}
+
+/** A trimmed ATX heading's text without its optional closing `#`s (which need a space before them). */
+function withoutClosingSequence(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === HASH) end--;
+  if (end === text.length) return text;
+  if (end === 0) return '';
+  const before = text.charCodeAt(end - 1);
+  return before === SPACE || before === TAB ? text.slice(0, end).trimEnd() : text;
 }
 
 /** Length of a code fence opening at `q`, or 0. */
@@ -455,6 +494,7 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
   let fenceChar = 0;
   let fenceLength = 0;
   let htmlEnd: RegExp | null = null;
+  let titleMayFollow = false; // a definition without a title may take one from the next line
 
   const emit = (kind: number, text: string): void => {
     kinds.push(kind);
@@ -464,34 +504,61 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
     for (const cell of splitCells(row)) if (cell !== '') emit(LEAF_INLINE, cell);
   };
   const closeLeaf = (): void => {
-    if (open === Open.Paragraph) emit(LEAF_INLINE, paragraph.join('\n'));
+    if (open === Open.Paragraph && paragraph.length > 0) emit(LEAF_INLINE, paragraph.join('\n'));
     else if ((open === Open.Fenced || open === Open.Indented) && keepLiteral) emit(LEAF_CODE, literal.join('\n'));
     else if (open === Open.Html && keepLiteral) emit(LEAF_HTML, literal.join('\n'));
     open = Open.None;
     paragraph = [];
     literal = [];
     pendingBlankLines = 0;
+    titleMayFollow = false;
   };
   const closeTo = (depth: number): void => {
     closeLeaf();
     stack.length = depth;
   };
 
+  /**
+   * Link reference definitions open a paragraph, as CommonMark reads them off
+   * its start: what follows continues it (an indented or lazy line is not a
+   * new block), and a definition without a title may take one from the next line.
+   */
+  const takeDefinitionLine = (rest: string): boolean => {
+    const afterDefinition = titleMayFollow;
+    titleMayFollow = false;
+    if (afterDefinition && DEFINITION_TITLE.test(rest)) return true;
+    if (rest.charCodeAt(0) !== LBRACKET) return false;
+    const def = LINK_DEFINITION.exec(rest);
+    if (!def) return false;
+    defs.add(normalizeLabel(def[1] ?? ''));
+    open = Open.Paragraph;
+    titleMayFollow = def[2] === undefined;
+    return true;
+  };
+
   const processLine = (raw: string): void => {
     let line = raw;
     let p = 0;
+    // End of the (tab-expanded) run of spaces holding `p`, so that a line
+    // inside many nested items measures its indentation once, not per item.
+    let spacesEnd = -1;
+    const indentAt = (): number => {
+      if (p > spacesEnd) {
+        line = expandIndent(line, p);
+        spacesEnd = p + spacesAt(line, p);
+      }
+      return spacesEnd - p;
+    };
 
     // 1. Which open containers does this line continue?
     let matched = 0;
     for (; matched < stack.length; matched++) {
       const container = stack[matched]!;
-      line = expandIndent(line, p);
-      const ind = spacesAt(line, p);
+      const ind = indentAt();
       if (container.kind === CONTAINER_QUOTE) {
         if (ind > 3 || line.charCodeAt(p + ind) !== GT) break;
         p += ind + 1;
-        line = expandIndent(line, p);
-        if (line.charCodeAt(p) === SPACE) p++;
+        if (indentAt() > 0) p++;
       } else if (p + ind >= line.length) {
         // A blank line continues an item, unless the item has had no content yet.
         if (container.empty) break;
@@ -504,8 +571,7 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
 
     // 2. Literal blocks swallow their lines before any block start is looked for.
     if (allMatched && open === Open.Fenced) {
-      line = expandIndent(line, p);
-      const ind = spacesAt(line, p);
+      const ind = indentAt();
       const q = p + ind;
       if (ind <= 3 && runLength(line, q, fenceChar) >= fenceLength && isBlankFrom(line, q + runLength(line, q, fenceChar))) {
         closeLeaf();
@@ -532,16 +598,14 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
       stack.push(container);
     };
     for (;;) {
-      line = expandIndent(line, p);
-      const ind = spacesAt(line, p);
+      const ind = indentAt();
       if (ind >= 4) break;
       const q = p + ind;
       const c = line.charCodeAt(q);
       if (c === GT) {
         openContainer({ kind: CONTAINER_QUOTE, col: 0, empty: false });
         p = q + 1;
-        line = expandIndent(line, p);
-        if (line.charCodeAt(p) === SPACE) p++;
+        if (indentAt() > 0) p++;
         continue;
       }
       const interruptsParagraph = open === Open.Paragraph && allMatched && !opened;
@@ -563,23 +627,29 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
           // Its continuation lines are indented four columns past where it starts.
           openContainer({ kind: CONTAINER_ITEM, col: p + 4, empty: false });
           p = FOOTNOTE_DEF.lastIndex;
-          line = expandIndent(line, p);
-          p += spacesAt(line, p);
+          p += indentAt();
           continue;
         }
       }
       break;
     }
 
-    line = expandIndent(line, p);
-    const ind = spacesAt(line, p);
+    const ind = indentAt();
     const q = p + ind;
     const blank = q >= line.length;
 
     // 4. A line that leaves some containers unmatched either lazily continues a
     //    paragraph or closes them.
     if (!opened && !allMatched) {
+      if (open === Open.Paragraph && !blank && line.charCodeAt(q) === LT && ind < 4 && isLoneTagLine(line.slice(q))) {
+        // micromark reads a lone tag on a lazy line as a one-line HTML block
+        // inside the paragraph's containers; the next line closes them.
+        closeLeaf();
+        if (keepLiteral) emit(LEAF_HTML, line.slice(q));
+        return;
+      }
       if (open === Open.Paragraph && !blank && continuesParagraph(line, p)) {
+        if (paragraph.length === 0 && takeDefinitionLine(line.slice(q))) return;
         paragraph.push(line.slice(q));
         return;
       }
@@ -604,8 +674,13 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
       return;
     }
     if (open === Open.Indented) closeLeaf();
-    const c = line.charCodeAt(q);
     const rest = line.slice(q);
+    if (ind >= 4) {
+      // Only a paragraph gets here with four columns of indentation: it continues.
+      paragraph.push(rest);
+      return;
+    }
+    const c = line.charCodeAt(q);
 
     const fence = fenceOpening(line, q);
     if (fence > 0) {
@@ -618,11 +693,11 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
     const level = c === HASH ? isAtxStart(line, q) : 0;
     if (level > 0) {
       closeLeaf();
-      const heading = line.slice(q + level).trim().replace(ATX_CLOSING, '');
+      const heading = withoutClosingSequence(line.slice(q + level).trim());
       if (heading !== '') emit(LEAF_INLINE, heading);
       return;
     }
-    if (open === Open.Paragraph && (c === EQUALS || c === DASH) && SETEXT_UNDERLINE.test(rest)) {
+    if (open === Open.Paragraph && paragraph.length > 0 && (c === EQUALS || c === DASH) && SETEXT_UNDERLINE.test(rest)) {
       closeLeaf(); // the paragraph becomes a heading; its underline is markup
       return;
     }
@@ -641,7 +716,7 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
         return;
       }
     }
-    if (open === Open.Paragraph && (c === PIPE || c === COLON || c === DASH) && TABLE_DELIMITER.test(rest)) {
+    if (open === Open.Paragraph && paragraph.length > 0 && (c === PIPE || c === COLON || c === DASH) && TABLE_DELIMITER.test(rest)) {
       // The paragraph's last line is the header row, when the cell counts agree.
       const header = paragraph[paragraph.length - 1] ?? '';
       if (rest.includes('|') || rest.includes(':')) {
@@ -659,13 +734,7 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
       emitCells(rest);
       return;
     }
-    if (open === Open.None && c === LBRACKET) {
-      const def = LINK_DEFINITION.exec(rest);
-      if (def) {
-        defs.add(normalizeLabel(def[1] ?? ''));
-        return;
-      }
-    }
+    if ((open === Open.None || (open === Open.Paragraph && paragraph.length === 0)) && takeDefinitionLine(rest)) return;
     if (open !== Open.Paragraph) {
       closeLeaf();
       open = Open.Paragraph;
@@ -708,7 +777,7 @@ const INLINE_HTML = new RegExp(
   'y',
 );
 const LINE_BREAK_TAG = /^<br\s*\/?>$/i;
-const EMAIL_DOMAIN = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+/y;
+const EMAIL_DOMAIN = /[A-Za-z0-9_-]+(?:\.[A-Za-z0-9][A-Za-z0-9_-]*)+/y;
 const ENTITY = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/y;
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
@@ -716,11 +785,21 @@ const NAMED_ENTITIES: Record<string, string> = {
   times: '×', deg: '°', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶', bull: '•', shy: '',
 };
 
-/** Characters where the inline scanner has something to decide, per mode. */
-const TAG_STOPS = new Uint8Array(128);
-const TEXT_STOPS = new Uint8Array(128);
-for (const ch of '\\`<![]#@_') TAG_STOPS[ch.charCodeAt(0)] = 1;
-for (const ch of '\\`<![]_*~&') TEXT_STOPS[ch.charCodeAt(0)] = 1;
+/**
+ * Characters where the inline scanner has something to decide, per mode; the
+ * `…_URL` tables add the first letters of bare URLs, for leaves that may hold one.
+ */
+const TAG_STOPS = stopTable('\\`<![]#@_');
+const TEXT_STOPS = stopTable('\\`<![]_*~&');
+const TAG_STOPS_URL = stopTable('\\`<![]#@_hHwW');
+const TEXT_STOPS_URL = stopTable('\\`<![]_*~&hHwW');
+const URL_HINT = /:\/\/|www\./i;
+
+function stopTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const ch of chars) table[ch.charCodeAt(0)] = 1;
+  return table;
+}
 
 interface Opener {
   /** Index of the `[` (or of the `!` of `![`). */
@@ -740,12 +819,14 @@ interface Opener {
  */
 function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: string[] | null): void {
   const n = s.length;
-  const stops = tags ? TAG_STOPS : TEXT_STOPS;
+  const mayHoldUrl = URL_HINT.test(s);
+  const memo = new LeafMemo(s);
+  const stops = tags ? (mayHoldUrl ? TAG_STOPS_URL : TAG_STOPS) : mayHoldUrl ? TEXT_STOPS_URL : TEXT_STOPS;
   const openers: Opener[] = [];
   // Backtick run lengths known to have no closing run after some position.
   let noCloser: Set<number> | null = null;
-  // `_` runs that may still close emphasis: a tag's trailing `_` may be such a closer.
-  let underscoreOpeners = 0;
+  // `_` runs that may still be closed: a tag's trailing `_` may be such a closer.
+  const underscores = tags ? new UnderscoreDelimiters() : null;
   let literalFrom = 0; // plain text: start of the not yet copied literal run
   let delimiters: Delimiter[] | null = null; // plain text: `*`, `_`, `~` runs that may be emphasis
   let i = 0;
@@ -786,10 +867,10 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
         break;
       }
       case LT: {
-        flush(i);
-        literalFrom = i;
-        const end = matchAngle(s, i, out);
+        const end = matchAngle(s, i, memo);
         if (end > 0) {
+          flush(i);
+          if (out && angleText !== '') out.push(angleText);
           literalFrom = end;
           i = end;
         } else i++;
@@ -876,27 +957,17 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
       }
       case HASH:
       case AT: {
-        i = tags ? scanTag(s, i, tags, underscoreOpeners > 0) : i + 1;
-        if (tags && i > 0 && s.charCodeAt(i - 1) === UNDERSCORE && underscoreOpeners > 0) underscoreOpeners--;
+        i = tags && underscores ? scanTag(s, i, tags, underscores, memo) : i + 1;
         break;
       }
       case UNDERSCORE:
       case STAR:
       case TILDE: {
         const len = runLength(s, i, c);
-        const before = codePointBefore(s, i);
-        const after = s.codePointAt(i + len) ?? -1;
-        const leftFlanking = !isSpaceCp(after) && (!isPunctCp(after) || isSpaceCp(before) || isPunctCp(before));
-        const rightFlanking = !isSpaceCp(before) && (!isPunctCp(before) || isSpaceCp(after) || isPunctCp(after));
-        let canOpen = leftFlanking;
-        let canClose = rightFlanking;
-        if (c === UNDERSCORE) {
-          // Intraword underscores (snake_case) are neither.
-          canOpen = leftFlanking && (!rightFlanking || isPunctCp(before));
-          canClose = rightFlanking && (!leftFlanking || isPunctCp(after));
-          if (canClose && underscoreOpeners > 0) underscoreOpeners--;
-          else if (canOpen) underscoreOpeners++;
-        }
+        const role = delimiterRole(s, i, len, c);
+        const canOpen = (role & CAN_OPEN) !== 0;
+        const canClose = (role & CAN_CLOSE) !== 0;
+        if (c === UNDERSCORE) underscores?.add(len, canOpen, canClose);
         // Plain text drops the markers that pair up as emphasis (see dropEmphasisMarkers).
         if (out && (canOpen || canClose)) {
           flush(i);
@@ -905,6 +976,18 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
           literalFrom = i + len;
         }
         i += len;
+        break;
+      }
+      case 104: // h
+      case 72: // H
+      case 119: // w
+      case 87: {
+        // A GFM bare URL is read left to right like any other construct, so it
+        // can swallow a backtick or bracket that would otherwise open something.
+        // Inside an unclosed `[` it is not recognised (micromark's rule).
+        // Most of these letters sit inside words, where no URL starts: skip those cheaply.
+        const end = openers.length === 0 && !isAsciiLetter(s.charCodeAt(i - 1)) ? bareUrlEnd(s, i) : -1;
+        i = end > 0 ? end : i + 1;
         break;
       }
       case AMP: {
@@ -980,8 +1063,18 @@ function codeSpanText(content: string): string {
   return text;
 }
 
-/** An autolink or inline HTML at `i`: its end, with its plain text appended to `out`; 0 when neither. */
-function matchAngle(s: string, i: number, out: string[] | null): number {
+/** The plain text of the last construct matchAngle found: an autolink's address, a space for `<br>`. */
+let angleText = '';
+
+/** An autolink or inline HTML at `i`: its end (its plain text in angleText), or 0 when neither. */
+function matchAngle(s: string, i: number, memo: LeafMemo): number {
+  angleText = '';
+  if (s.charCodeAt(i + 1) === BANG || s.charCodeAt(i + 1) === 63 /* ? */) {
+    // Comments, processing instructions and CDATA need their closer somewhere after.
+    if (s.startsWith('<!--', i) && !/^<!---?>/.test(s.slice(i, i + 5)) && !memo.closes('-->', i + 4)) return 0;
+    if (s.startsWith('<?', i) && !memo.closes('?>', i + 2)) return 0;
+    if (s.startsWith('<![CDATA[', i) && !memo.closes(']]>', i + 9)) return 0;
+  }
   AUTOLINK_URI.lastIndex = i;
   let m = AUTOLINK_URI.exec(s);
   if (!m) {
@@ -989,13 +1082,13 @@ function matchAngle(s: string, i: number, out: string[] | null): number {
     m = AUTOLINK_EMAIL.exec(s);
   }
   if (m) {
-    out?.push(m[1] ?? '');
+    angleText = m[1] ?? '';
     return i + m[0].length;
   }
   INLINE_HTML.lastIndex = i;
   const html = INLINE_HTML.exec(s);
   if (!html) return 0;
-  if (out && LINE_BREAK_TAG.test(html[0])) out.push(' ');
+  if (LINE_BREAK_TAG.test(html[0])) angleText = ' ';
   return i + html[0].length;
 }
 
@@ -1003,7 +1096,8 @@ function matchAngle(s: string, i: number, out: string[] | null): number {
 function wikilinkEnd(s: string, i: number): number {
   for (let k = i + 2; k < s.length; k++) {
     const c = s.charCodeAt(k);
-    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET ? k + 2 : -1;
+    // `[[x]](url)` is a Markdown link around `[x]`, not a wikilink.
+    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET && s.charCodeAt(k + 2) !== LPAREN ? k + 2 : -1;
     if (c === LBRACKET || c === NEWLINE) return -1;
   }
   return -1;
@@ -1109,6 +1203,111 @@ function inlineLinkTailEnd(s: string, open: number): number {
   return s.charCodeAt(k) === RPAREN ? k + 1 : -1;
 }
 
+function isUrlEnd(s: string, k: number): boolean {
+  if (k >= s.length) return true;
+  const c = s.charCodeAt(k);
+  return c === LT || (c < 128 ? asciiIs(c, Ascii.Space) : isSpaceCp(s.codePointAt(k) ?? 0));
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c | 0x20) >= 97 && (c | 0x20) <= 122;
+}
+
+/**
+ * Whether the characters from `k` are trailing punctuation up to the URL's end
+ * (micromark's "trail"): -1 if so, else where that reading fails. From any
+ * position between `k` and that one it fails too, which lets callers skip.
+ */
+function trailFailure(s: string, k: number): number {
+  for (;;) {
+    if (isUrlEnd(s, k)) return -1;
+    const c = s.charCodeAt(k);
+    if (asciiIs(c, Ascii.UrlTrail)) k++;
+    else if (c === AMP) {
+      // `&name;` counts as one trailing character.
+      let e = k + 1;
+      while (isAsciiLetter(s.charCodeAt(e))) e++;
+      if (e === k + 1 || s.charCodeAt(e) !== 59) return e;
+      k = e + 1;
+    } else if (c === RBRACKET) {
+      k++;
+      const after = s.charCodeAt(k);
+      if (isUrlEnd(s, k) || after === LPAREN || after === LBRACKET) return -1;
+    } else return k;
+  }
+}
+
+/**
+ * End of a GFM bare URL (`http://`, `https://`, `www.`) starting at `i`, or
+ * -1, by micromark's rules: `http` must not follow an ASCII letter, and `www.`
+ * must follow whitespace or one of `(*_[]~` (with `lenient`, which a tag run
+ * needs because remark's autolink transform also finds them there, any ASCII
+ * punctuation); the domain runs to punctuation other than `-`, `.`, `_` and
+ * holds no `_` in its last two labels; the path runs to whitespace or `<`; and
+ * trailing punctuation (with unbalanced `)`) is not part of it.
+ */
+function bareUrlEnd(s: string, i: number, lenient = false): number {
+  const isWww = (s.charCodeAt(i) | 0x20) === 119;
+  if ((s.charCodeAt(i + 1) | 0x20) !== (isWww ? 119 : 116)) return -1; // cheap reject before the regex
+  URL_START.lastIndex = i;
+  if (!URL_START.test(s)) return -1;
+  const before = codePointBefore(s, i);
+  if (isWww) {
+    const allowed = before < 0 || isSpaceCp(before) || (lenient ? asciiIs(before, Ascii.Punct) : '(*_[]~'.includes(String.fromCharCode(before)));
+    if (!allowed) return -1;
+  } else {
+    if (before >= 0 && before < 128 && isAsciiLetter(before)) return -1;
+    const first = s.codePointAt(URL_START.lastIndex) ?? -1;
+    if (first < 0 || isSpaceCp(first) || isPunctCp(first)) return -1;
+  }
+  const n = s.length;
+  let k = isWww ? i : URL_START.lastIndex;
+  const domainStart = k;
+  // Positions before this are known not to start a trail (see trailFailure).
+  let noTrailBefore = -1;
+  const isTrail = (at: number): boolean => {
+    if (at < noTrailBefore) return false;
+    const failure = trailFailure(s, at);
+    if (failure < 0) return true;
+    noTrailBefore = failure;
+    return false;
+  };
+  let underscoreInLast = false;
+  let underscoreInLastButOne = false;
+  while (k < n) {
+    const cp = s.codePointAt(k) ?? 0;
+    if (cp === DOT || cp === UNDERSCORE) {
+      if (isTrail(k)) break;
+      if (cp === UNDERSCORE) underscoreInLast = true;
+      else {
+        underscoreInLastButOne = underscoreInLast;
+        underscoreInLast = false;
+      }
+      k++;
+      continue;
+    }
+    if (isSpaceCp(cp) || (cp !== DASH && isPunctCp(cp))) break;
+    k += cp > 0xffff ? 2 : 1;
+  }
+  if (k === domainStart || underscoreInLast || underscoreInLastButOne) return -1;
+  let opened = 0;
+  let closed = 0;
+  while (k < n) {
+    const c = s.charCodeAt(k);
+    if (c < 128) {
+      const flags = ASCII[c] ?? 0;
+      if (c === LPAREN) opened++;
+      else if (c === RPAREN && closed < opened) closed++;
+      else if ((flags & Ascii.UrlTrail) !== 0 || c === AMP || c === RBRACKET || c === LT) {
+        if (isTrail(k)) break;
+        if (c === RPAREN) closed++;
+      } else if ((flags & Ascii.Space) !== 0) break;
+    } else if (isUrlEnd(s, k)) break;
+    k++;
+  }
+  return k;
+}
+
 function decodeEntity(m: RegExpExecArray): string | undefined {
   const [, dec, hex, name] = m;
   if (name !== undefined) return NAMED_ENTITIES[name];
@@ -1121,7 +1320,8 @@ function htmlBlockText(html: string): string {
   return html
     .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
     .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
-    .replace(/<\/?[A-Za-z][^>]*>|<[?!][^>]*>/g, ' ')
+    // An unclosed tag runs to the end of the block (and this stays linear).
+    .replace(/<\/?[A-Za-z][^>]*(?:>|$)|<[?!][^>]*(?:>|$)/g, ' ')
     .replace(ENTITY_GLOBAL, (whole: string, dec?: string, hex?: string, name?: string) => {
       if (name !== undefined) return NAMED_ENTITIES[name] ?? whole;
       const cp = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex ?? '', 16);
@@ -1133,42 +1333,226 @@ const ENTITY_GLOBAL = new RegExp(ENTITY.source, 'g');
 // ---------------------------------------------------------------------------
 // The tag rule
 
+const CAN_OPEN = 1;
+const CAN_CLOSE = 2;
+
+/**
+ * Whether the `*`, `_` or `~` run at `i` can open and/or close emphasis, by
+ * CommonMark's flanking rules. Intraword underscores (snake_case) do neither.
+ */
+function delimiterRole(s: string, i: number, len: number, c: number): number {
+  const before = codePointBefore(s, i);
+  const after = s.codePointAt(i + len) ?? -1;
+  const leftFlanking = !isSpaceCp(after) && (!isPunctCp(after) || isSpaceCp(before) || isPunctCp(before));
+  const rightFlanking = !isSpaceCp(before) && (!isPunctCp(before) || isSpaceCp(after) || isPunctCp(after));
+  if (c !== UNDERSCORE) return (leftFlanking ? CAN_OPEN : 0) | (rightFlanking ? CAN_CLOSE : 0);
+  const canOpen = leftFlanking && (!rightFlanking || isPunctCp(before));
+  const canClose = rightFlanking && (!leftFlanking || isPunctCp(after));
+  return (canOpen ? CAN_OPEN : 0) | (canClose ? CAN_CLOSE : 0);
+}
+
+/**
+ * The `_` delimiter runs of a leaf still open for emphasis, matched as
+ * CommonMark's delimiter stack does (including its rule of three), so that a
+ * tag knows whether an `_` right after it closes emphasis or belongs to it.
+ * `*` and `~` are not tracked: they cannot be part of a tag.
+ */
+class UnderscoreDelimiters {
+  /** Per open run: its original length, what is left of it, and whether it could also close. */
+  private readonly length: number[] = [];
+  private readonly left: number[] = [];
+  private readonly both: boolean[] = [];
+
+  /** The index of the opener a closing run would match, or -1. */
+  private opener(len: number, both: boolean): number {
+    for (let k = this.left.length - 1; k >= 0; k--) {
+      const openerLength = this.length[k] ?? 0;
+      const bothK = this.both[k] ?? false;
+      const multipleOf3 = (openerLength + len) % 3 === 0 && !(openerLength % 3 === 0 && len % 3 === 0);
+      if (!((bothK || both) && multipleOf3)) return k;
+    }
+    return -1;
+  }
+
+  wouldClose(len: number, both: boolean): boolean {
+    return this.opener(len, both) >= 0;
+  }
+
+  add(len: number, canOpen: boolean, canClose: boolean): void {
+    let rest = len;
+    if (canClose) {
+      for (let k = this.opener(len, canOpen); k >= 0 && rest > 0; k = this.opener(len, canOpen)) {
+        // Openers between a matched pair can no longer be matched.
+        this.length.length = this.left.length = this.both.length = k + 1;
+        const use = rest >= 2 && (this.left[k] ?? 0) >= 2 ? 2 : 1;
+        rest -= use;
+        this.left[k] = (this.left[k] ?? 0) - use;
+        if (this.left[k] === 0) this.length.length = this.left.length = this.both.length = k;
+      }
+    }
+    if (rest > 0 && canOpen) {
+      this.length.push(len);
+      this.left.push(rest);
+      this.both.push(canClose);
+    }
+  }
+}
+
+/**
+ * How many underscores of the `_` run of `length` ending at `from`, able to
+ * open emphasis (`both`: and to close it), later closers in the leaf take:
+ * CommonMark's delimiter matching (rule of three included) run forward over
+ * the next few `_` runs. Closers take an opener's underscores from its inner
+ * end, so the ones left over stay text before it (`#___x__` leaves `#_`).
+ * Escaped underscores and those inside bare URLs do not count.
+ */
+function underscoresClosedAfter(s: string, from: number, length: number, both: boolean): number {
+  // Open runs, ours at the bottom: original lengths, what is left, can-also-close.
+  const lengths = [length];
+  const left = [length];
+  const boths = [both];
+  // Looking at a bounded number of runs keeps this linear on pathological input.
+  let budget = 8;
+  for (let k = s.indexOf('_', from); k >= 0 && budget-- > 0; ) {
+    const len = runLength(s, k, UNDERSCORE);
+    if (s.charCodeAt(k - 1) !== BACKSLASH && !insideBareUrl(s, k)) {
+      const role = delimiterRole(s, k, len, UNDERSCORE);
+      const canOpen = (role & CAN_OPEN) !== 0;
+      let rest = len;
+      while ((role & CAN_CLOSE) !== 0 && rest > 0) {
+        let m = lengths.length - 1;
+        for (; m >= 0; m--) {
+          const openerLength = lengths[m] ?? 0;
+          const multipleOf3 = (openerLength + len) % 3 === 0 && !(openerLength % 3 === 0 && len % 3 === 0);
+          if (!((boths[m] === true || canOpen) && multipleOf3)) break;
+        }
+        if (m < 0) break;
+        lengths.length = left.length = boths.length = m + 1;
+        const use = rest >= 2 && (left[m] ?? 0) >= 2 ? 2 : 1;
+        rest -= use;
+        left[m] = (left[m] ?? 0) - use;
+        if (left[m] === 0) {
+          if (m === 0) return length;
+          lengths.length = left.length = boths.length = m;
+        }
+      }
+      if (rest > 0 && canOpen) {
+        lengths.push(len);
+        left.push(rest);
+        boths.push((role & CAN_CLOSE) !== 0);
+      }
+    }
+    k = s.indexOf('_', k + len);
+  }
+  return length - (left[0] ?? length);
+}
+
+/** Whether position `k` lies inside a GFM bare URL (by its actual extent, not just its run of non-spaces). */
+function insideBareUrl(s: string, k: number): boolean {
+  let start = k;
+  const stop = Math.max(0, k - MAX_URL_LOOKBACK);
+  while (start > stop && !isChunkBreak(s, start - 1)) start--;
+  const chunk = s.slice(start, k).toLowerCase();
+  for (let at = 0; at < chunk.length; at++) {
+    const c = chunk.charCodeAt(at);
+    if (c !== 104 && c !== 119) continue; // h, w
+    const end = bareUrlEnd(s, start + at, true);
+    if (end > k) return true;
+    if (end > 0) at = end - start - 1;
+  }
+  return false;
+}
+
+const URL_START = /https?:\/\/|www\./iy;
+
 /**
  * Reads a possible tag whose sigil is at `i`; appends it to `tags` when it is
- * one. Returns where scanning resumes (past the run of tag characters).
- * `closesEmphasis`: an `_` run is open in the leaf, so trailing underscores of
- * the tag close that emphasis rather than belong to the tag.
+ * one. Returns where scanning resumes.
+ *
+ * Besides the tag rule itself, the end of the tag has to match where the
+ * Markdown tree ends the text holding it:
+ * - an `_` run inside the run of tag characters ends the tag when it closes
+ *   an open `_` (`_see #tag_`) or opens one that a later `_` closes
+ *   (`#ml/_em_`); otherwise it is literal (`#snake_case_`);
+ * - a GFM bare URL or e-mail address may start inside the run
+ *   (`#123https://…`, `#see-www.x.io`, `#foo.bar@example.com`) and takes the
+ *   rest of it.
  */
-function scanTag(s: string, i: number, tags: string[], closesEmphasis: boolean): number {
+function scanTag(s: string, i: number, tags: string[], underscores: UnderscoreDelimiters, memo: LeafMemo): number {
   const n = s.length;
   let j = i + 1;
   while (j < n) {
     const cp = s.codePointAt(j) ?? 0;
+    if (cp === UNDERSCORE) {
+      const len = runLength(s, j, UNDERSCORE);
+      const role = delimiterRole(s, j, len, UNDERSCORE);
+      if ((role & CAN_CLOSE) !== 0 && underscores.wouldClose(len, (role & CAN_OPEN) !== 0)) break;
+      const closed = (role & CAN_OPEN) !== 0 ? underscoresClosedAfter(s, j + len, len, (role & CAN_CLOSE) !== 0) : 0;
+      if (closed > 0) {
+        j += len - closed; // the underscores no closer takes stay in the tag
+        break;
+      }
+      j += len;
+      continue;
+    }
     if (!isTagChar(cp)) break;
     j += cp > 0xffff ? 2 : 1;
   }
-  if (j === i + 1 || !sigilMayStart(s, i) || inBareUrl(s, i)) return j === i + 1 ? i + 1 : j;
+  if (j === i + 1) return i + 1;
+  if (!sigilMayStart(s, i) || memo.inBareUrl(i)) return j;
 
   let end = j;
-  // `#foo.bar@example.com`: the e-mail address starts at the longest run of
-  // address characters before its `@`, and the tag (if anything) ends there.
-  let k = j;
-  while (asciiIs(s.charCodeAt(k), Ascii.Atext)) k++;
-  if (s.charCodeAt(k) === AT) {
-    EMAIL_DOMAIN.lastIndex = k + 1;
-    if (EMAIL_DOMAIN.test(s)) {
-      end = k;
-      while (end > i + 1 && asciiIs(s.charCodeAt(end - 1), Ascii.Atext)) end--;
+  let resume = j;
+  // A bare URL starting inside the run (`#123https://…`, `#see-www.x.io`).
+  for (let p = i + 1; p < j; p++) {
+    const c = s.charCodeAt(p) | 0x20; // ASCII lower case
+    if (c !== 104 && c !== 119) continue; // h, w
+    if (bareUrlEnd(s, p, true) > 0) {
+      end = p;
+      resume = p;
+      break;
     }
   }
-  if (closesEmphasis && end === j) {
-    while (end > i + 1 && s.charCodeAt(end - 1) === UNDERSCORE) end--;
+  // `#foo.bar@example.com`: the address starts at the longest run of address
+  // characters before its `@`, and the tag (if anything is left) ends there.
+  // (remark finds addresses in unescaped text, so `\_` counts as `_`.)
+  if (end === j) {
+    let at = j;
+    for (;;) {
+      if (asciiIs(s.charCodeAt(at), Ascii.Atext)) at++;
+      else if (s.charCodeAt(at) === BACKSLASH && isEscapedAtext(s.charCodeAt(at + 1))) at += 2;
+      else break;
+    }
+    if (s.charCodeAt(at) === AT && isEmailDomain(s, at + 1)) {
+      let local = at;
+      while (local > i + 1) {
+        if (asciiIs(s.charCodeAt(local - 1), Ascii.Atext)) local--;
+        else if (s.charCodeAt(local - 1) === BACKSLASH && isEscapedAtext(s.charCodeAt(local))) local--;
+        else break;
+      }
+      if (local < at) {
+        end = local;
+        resume = at; // its `@` is then seen, and rejected, as a sigil
+      }
+    }
   }
   while (end > i + 1 && (s.charCodeAt(end - 1) === SLASH || s.charCodeAt(end - 1) === DASH)) end--;
   const name = s.slice(i + 1, end);
   if (name !== '' && hasNonDigit(name)) tags.push(s[i] + name.toLowerCase());
-  // Resume after the e-mail's local part so its `@` is seen (and rejected) as a sigil.
-  return end < k && s.charCodeAt(k) === AT ? k : j;
+  return resume;
+}
+
+/** An address character that a backslash escapes (`\_`, `\.`, `\-`, `\+`). */
+function isEscapedAtext(c: number): boolean {
+  return asciiIs(c, Ascii.Atext) && asciiIs(c, Ascii.Punct);
+}
+
+/** A GFM e-mail domain at `from`: labels of letters, digits, `-`, `_` joined by dots, ending in a letter. */
+function isEmailDomain(s: string, from: number): boolean {
+  EMAIL_DOMAIN.lastIndex = from;
+  if (!EMAIL_DOMAIN.test(s)) return false;
+  const last = s.charCodeAt(EMAIL_DOMAIN.lastIndex - 1);
+  return (last >= 65 && last <= 90) || (last >= 97 && last <= 122);
 }
 
 function hasNonDigit(name: string): boolean {
@@ -1203,11 +1587,61 @@ function sigilMayStart(s: string, i: number): boolean {
  */
 function inBareUrl(s: string, i: number): boolean {
   let k = i - 1;
-  for (; k >= 0; k--) {
-    const c = s.charCodeAt(k);
-    if (c === LT || (c < 128 ? asciiIs(c, Ascii.Space) : SPACE_RE.test(s[k] ?? ''))) break;
+  const stop = Math.max(-1, i - MAX_URL_LOOKBACK);
+  while (k > stop && !isChunkBreak(s, k)) k--;
+  return i - k - 1 >= 4 && hasUrlMarker(s.slice(k + 1, i));
+}
+
+/** How far back inBareUrl looks for the start of a URL, so that long unbroken lines stay linear. */
+const MAX_URL_LOOKBACK = 2048;
+
+function isChunkBreak(s: string, k: number): boolean {
+  const c = s.charCodeAt(k);
+  return c === LT || (c < 128 ? asciiIs(c, Ascii.Space) : SPACE_RE.test(s[k] ?? ''));
+}
+
+function hasUrlMarker(text: string): boolean {
+  const lower = text.toLowerCase();
+  return lower.includes('www.') || lower.includes('http://') || lower.includes('https://');
+}
+
+/**
+ * Per-leaf memory that keeps the inline pass linear on long unbroken lines
+ * (minified code, CSS colours): inBareUrl answered incrementally, since
+ * sigils come left to right, and where the last HTML comment and processing
+ * instruction close, so an unclosed `<!--` is rejected at once.
+ */
+class LeafMemo {
+  private chunkFrom = 0;
+  private checkedTo = 0;
+  private chunkHasUrl = false;
+  private readonly closers = new Map<string, number>();
+
+  constructor(private readonly s: string) {}
+
+  inBareUrl(i: number): boolean {
+    const s = this.s;
+    if (i < this.checkedTo) return inBareUrl(s, i);
+    let k = i - 1;
+    while (k >= this.checkedTo && !isChunkBreak(s, k)) k--;
+    let from: number;
+    if (k >= this.checkedTo) {
+      this.chunkFrom = k + 1;
+      this.chunkHasUrl = false;
+      from = k + 1;
+    } else from = Math.max(this.chunkFrom, this.checkedTo - 8); // a marker may straddle the last check
+    if (!this.chunkHasUrl && i - from >= 4) this.chunkHasUrl = hasUrlMarker(s.slice(from, i));
+    this.checkedTo = i;
+    return this.chunkHasUrl;
   }
-  if (i - k - 1 < 4) return false;
-  const chunk = s.slice(k + 1, i).toLowerCase();
-  return chunk.includes('www.') || chunk.includes('http://') || chunk.includes('https://');
+
+  /** Whether `closer` occurs at or after `from`. */
+  closes(closer: string, from: number): boolean {
+    let last = this.closers.get(closer);
+    if (last === undefined) {
+      last = this.s.lastIndexOf(closer);
+      this.closers.set(closer, last);
+    }
+    return last >= from;
+  }
 }

@@ -1,0 +1,308 @@
+import { describe, expect, it } from 'vitest';
+import { extractTags, makeSnippet, toPlainText } from '../../src/vault/markdown.js';
+
+type Case<T> = [description: string, input: string, expected: T];
+
+describe('extractTags', () => {
+  const basics: Case<string[]>[] = [
+    ['empty body', '', []],
+    ['whitespace only', ' \n\t\n ', []],
+    ['no sigil at all', 'Just prose, nothing else.', []],
+    ['a hashtag', 'see #idea', ['#idea']],
+    ['a mention', 'ask @alice', ['@alice']],
+    ['a tag at the very start', '#start of the note', ['#start']],
+    ['hashtags and mentions in order', '@bob wrote #draft with @carol', ['@bob', '#draft', '@carol']],
+    ['several on one line', '#a #b #c', ['#a', '#b', '#c']],
+    ['across paragraphs', '#one\n\nsecond #two\n\n#three', ['#one', '#two', '#three']],
+  ];
+
+  const nestedAndCase: Case<string[]>[] = [
+    ['a nested tag', '#ml/papers', ['#ml/papers']],
+    ['deeper nesting', '#area/sub/leaf', ['#area/sub/leaf']],
+    ['parent and child are distinct tags', '#ml #ml/papers', ['#ml', '#ml/papers']],
+    ['lower-cased', '#ML/Papers @Alice', ['#ml/papers', '@alice']],
+    ['de-duplicated case-insensitively, first spelling position wins', '#b #a #B @c #A @C', ['#b', '#a', '@c']],
+    ['same name with both sigils stays two tags', '#sam @sam', ['#sam', '@sam']],
+    ['underscores and hyphens inside', '#snake_case #kebab-case #mixed_a-b', ['#snake_case', '#kebab-case', '#mixed_a-b']],
+    ['a trailing slash is trimmed', '#ml/', ['#ml']],
+    ['a trailing hyphen is trimmed', '#draft-', ['#draft']],
+    ['mixed trailing separators are trimmed', '#a/-/-', ['#a']],
+    ['a tag of separators only is nothing', '#- #/ #-/-', []],
+    ['a leading hyphen stays', '#-x', ['#-x']],
+  ];
+
+  const digits: Case<string[]>[] = [
+    ['digits only is not a tag', '#123', []],
+    ['a year is not a tag', 'since #2024', []],
+    ['a number with a trimmed trailing separator is not a tag', '#2024/ #99-', []],
+    ['a year with letters is', '#2024-goals', ['#2024-goals']],
+    ['letters then digits', '#v2', ['#v2']],
+    ['digits then letters', '#3d_printing', ['#3d_printing']],
+    ['a date counts: `-` is a non-digit', '#2024-01-05', ['#2024-01-05']],
+    ['a mention of digits only is not one', '@123', []],
+    ['non-ASCII digits only are not a tag', '#١٢٣', []],
+    ['non-ASCII digits with a letter are', '#١٢٣a', ['#١٢٣a']],
+  ];
+
+  const unicode: Case<string[]>[] = [
+    ['accented letters', '#café #naïve', ['#café', '#naïve']],
+    ['lower-casing beyond ASCII', '#Ünïcödé @José #ΩΜΈΓΑ', ['#ünïcödé', '@josé', '#ωμέγα']],
+    ['CJK', '#日本語 メモ', ['#日本語']],
+    ['Cyrillic', '#заметки', ['#заметки']],
+    ['letters outside the BMP', '#𝒜lpha', ['#𝒜lpha']],
+    ['combining marks stay in the tag', '#cafe\u0301', ['#cafe\u0301']],
+    ['an emoji ends the tag', '#party🎉', ['#party']],
+    ['a no-break space before a tag is a boundary', 'a\u00a0#nbsp', ['#nbsp']],
+  ];
+
+  const tagEnds: Case<string[]>[] = [
+    ['a full stop ends a tag', 'done #tag.', ['#tag']],
+    ['commas and semicolons', '#a, #b; #c: #d!', ['#a', '#b', '#c', '#d']],
+    ['parentheses and brackets', '(#paren) [#bracket] {#brace}', ['#paren', '#bracket', '#brace']],
+    ['quotes', '"#dq" \'#sq\'', ['#dq', '#sq']],
+    ['an apostrophe ends a mention', "@bob's notes", ['@bob']],
+    ['a second sigil ends a tag and is not one itself', '#a#b @c@d', ['#a', '@c']],
+  ];
+
+  const emphasis: Case<string[]>[] = [
+    ['strong around a tag', '**#bold**', ['#bold']],
+    ['emphasis around a tag', '*#em* and _#under_', ['#em', '#under']],
+    ['strong underscores', '__#strong__', ['#strong']],
+    ['strikethrough', '~~#gone~~', ['#gone']],
+    ['both', '***#both***', ['#both']],
+    ['a tag at the end of emphasised text', '_see #this_ later', ['#this']],
+    ['intraword underscores belong to the tag', '#snake_case_ here', ['#snake_case_']],
+    ['a mention in strong', '**@boss**', ['@boss']],
+  ];
+
+  const notCode: Case<string[]>[] = [
+    ['inline code', 'use `#notatag` here #real', ['#real']],
+    ['double-backtick code with a backtick inside', '``#a ` @b`` #real', ['#real']],
+    ['triple-backtick inline code', 'x ```#a``` #real', ['#real']],
+    ['code spanning lines', '`#a\n@b` #real', ['#real']],
+    ['an unmatched backtick is literal', '`#real', ['#real']],
+    ['fenced code with backticks', '```\n#code\n@code\n```\n#real', ['#real']],
+    ['fenced code with tildes', '~~~\n#code\n~~~\n#real', ['#real']],
+    ['fenced code with an info string', '```python\n# comment #py\n```', []],
+    ['a longer closing fence', '````\n```\n#code\n```\n````\n#real', ['#real']],
+    ['an unclosed fence runs to the end', '#real\n```\n#code\n\n#more', ['#real']],
+    ['a fence in a list item', '- item\n  ```\n  #code\n  ```\n- #real', ['#real']],
+    ['a fence in a block quote', '> ```\n> #code\n> ```\n#real', ['#real']],
+    ['indented code after a blank line', 'para\n\n    #code\n\n#real', ['#real']],
+    ['indented code with a tab', 'para\n\n\t#code', []],
+    ['an indented line continues a paragraph', 'para\n    #real', ['#real']],
+  ];
+
+  const notHeadingMarkers: Case<string[]>[] = [
+    ['an ATX heading marker', '# Heading', []],
+    ['every level', '# a\n## b\n### c\n#### d\n##### e\n###### f', []],
+    ['a tag inside a heading', '## Heading with #tag', ['#tag']],
+    ['a tag as the whole heading', '# #tag', ['#tag']],
+    ['a closing sequence', '### Title ###', []],
+    ['a tag before a closing sequence', '## Title #tag ##', ['#tag']],
+    ['no space after # is a tag, not a heading', '#tag line', ['#tag']],
+    ['seven hashes is a paragraph', '####### x #seven', ['#seven']],
+    ['an empty heading', '#\n##', []],
+    ['a setext heading', 'Title #setext\n===', ['#setext']],
+  ];
+
+  const notUrls: Case<string[]>[] = [
+    ['https fragment', 'see https://example.com/page#section', []],
+    ['http fragment after a query', 'http://example.com/?q=1#frag', []],
+    ['www fragment', 'www.example.com/#anchor', []],
+    ['upper-case scheme', 'HTTPS://EXAMPLE.COM/#UP', []],
+    ['an @ in a URL path', 'https://medium.com/@author/post', []],
+    ['an autolink', '<https://example.com/#auto>', []],
+    ['a link destination', '[label](https://example.com/#frag)', []],
+    ['a relative link destination', '[label](#local-heading)', []],
+    ['a link title', '[label](/url "title #t")', []],
+    ['a tag in the link label counts', '[read #later](https://example.com/#frag)', ['#later']],
+    ['a reference definition', '[ref]: https://example.com/#def "Title #t"\n\n[x][ref]', []],
+    ['a tag after a URL', 'https://example.com/#frag #after', ['#after']],
+    ['a URL in parentheses', '(https://example.com/#frag) #after', ['#after']],
+    ['a tag in front of a URL', '#read https://example.com/#frag', ['#read']],
+    ['a URL starting inside a tag-like run', '#123https://example.com/#x', []],
+  ];
+
+  const notEmail: Case<string[]>[] = [
+    ['an e-mail address', 'mail bob@example.com today', []],
+    ['a dotted local part', 'first.last+notes@sub.example.org', []],
+    ['an e-mail autolink', '<bob@example.com>', []],
+    ['a mailto link', 'mailto:bob@example.com', []],
+    ['a mention next to an address', 'bob@example.com or @bob', ['@bob']],
+    ['a hashtag glued to an address', '#foo.bar@example.com', []],
+    ['a mention glued to an address', '@bob@example.com', []],
+    ['not an address without a dot: still no mention after a word', 'a@b', []],
+  ];
+
+  const notHtml: Case<string[]>[] = [
+    ['an HTML comment', 'text <!-- #hidden --> #real', ['#real']],
+    ['a line starting with a comment is an HTML block', '<!-- note --> #hidden', []],
+    ['a multi-line HTML comment', '<!--\n#hidden\n-->\n#real', ['#real']],
+    ['an attribute', '<a href="#x" title="@y">#inside</a>', ['#inside']],
+    ['an HTML block', '<div>\n#hidden\n</div>\n\n#real', ['#real']],
+    ['a script block', '<script>\nlet t = "#x";\n</script>\n#real', ['#real']],
+    ['a decimal entity', '&#123; and &#35;', []],
+    ['a hexadecimal entity', '&#x41; &#xbeef;', []],
+    ['a named entity before a tag is a boundary', '&amp; #real', ['#real']],
+    ['a lone < is text', 'a < b #real', ['#real']],
+  ];
+
+  const notAfterWord: Case<string[]>[] = [
+    ['C#', 'I like C# and F#', []],
+    ['a@b', 'a@b x@y', []],
+    ['a letter before', 'x#y', []],
+    ['a digit before', '5#five 2@two', []],
+    ['an underscore before', 'snake_#case', []],
+    ['a non-ASCII letter before', 'é#x ж@y', []],
+    ['an escaped sigil', '\\#escaped \\@escaped', []],
+    ['a doubled sigil', '##double @@double', []],
+    ['punctuation before is a boundary', '-#dash +#plus =#eq |#pipe', ['#dash', '#plus', '#eq', '#pipe']],
+    ['an emphasis underscore before is a boundary', '_#em_', ['#em']],
+  ];
+
+  const blocks: Case<string[]>[] = [
+    ['list items', '- #a\n* #b\n+ #c\n1. #d\n2) #e', ['#a', '#b', '#c', '#d', '#e']],
+    ['task items', '- [ ] #todo\n- [x] #done', ['#todo', '#done']],
+    ['nested lists with tabs', '- #a\n\t- #b\n\t\t- #c', ['#a', '#b', '#c']],
+    ['a loose list item continuation', '- a\n\n    more #more', ['#more']],
+    ['block quotes', '> #q\n> > #qq\nlazy #lazy', ['#q', '#qq', '#lazy']],
+    ['a table', '| #h | b |\n|---|:-:|\n| `#code` | #cell |', ['#h', '#cell']],
+    ['a footnote definition', 'text[^1]\n\n[^1]: #note', ['#note']],
+    ['an image alt text is not text', '![#alt](pic.png) #real', ['#real']],
+    ['a reference image alt text', '![#alt][pic] #real\n\n[pic]: /pic.png', ['#real']],
+    ['an undefined reference stays text', '[#label][nowhere]', ['#label']],
+    ['a wikilink heading', '[[Note#Heading]] [[#Local]] #real', ['#real']],
+    ['a wikilink alias', '[[Note|alias #x]]', []],
+    ['an embed', '![[image.png#x]]', []],
+    ['thematic breaks', '***\n---\n___\n#real', ['#real']],
+    ['CRLF line endings', '#a\r\n```\r\n#code\r\n```\r\n#b\r\n', ['#a', '#b']],
+  ];
+
+  const groups: [string, Case<string[]>[]][] = [
+    ['basics', basics],
+    ['nesting, case, trimming', nestedAndCase],
+    ['digits', digits],
+    ['unicode', unicode],
+    ['where a tag ends', tagEnds],
+    ['emphasis', emphasis],
+    ['not in code', notCode],
+    ['heading markers', notHeadingMarkers],
+    ['not URL anchors', notUrls],
+    ['not e-mail', notEmail],
+    ['not HTML or entities', notHtml],
+    ['not after a word character', notAfterWord],
+    ['block structure', blocks],
+  ];
+  for (const [group, cases] of groups) {
+    describe(group, () => {
+      it.each(cases)('%s', (_description, input, expected) => {
+        expect(extractTags(input)).toEqual(expected);
+      });
+    });
+  }
+});
+
+describe('toPlainText', () => {
+  const cases: Case<string>[] = [
+    ['empty body', '', ''],
+    ['plain prose is kept', 'Just words.', 'Just words.'],
+    ['ATX heading marker', '# Heading', 'Heading'],
+    ['ATX closing sequence', '## Heading ##', 'Heading'],
+    ['deep heading with a tag', '### Notes on #ml', 'Notes on #ml'],
+    ['setext heading', 'Title\n=====\n\nBody', 'Title Body'],
+    ['setext level 2', 'Title\n---\nBody', 'Title Body'],
+    ['inline link', 'see [the label](https://example.com "title")', 'see the label'],
+    ['image', '![alt text](img.png)', 'alt text'],
+    ['image inside a link', '[![logo](l.png)](https://x.io)', 'logo'],
+    ['full reference link', '[label][ref]\n\n[ref]: https://x.io', 'label'],
+    ['collapsed reference link', '[label][]\n\n[label]: /u', 'label'],
+    ['shortcut reference link', '[label]\n\n[label]: /u', 'label'],
+    ['brackets that are no link stay', '[not a link] and [x]', '[not a link] and [x]'],
+    ['autolink', '<https://example.com/a>', 'https://example.com/a'],
+    ['e-mail autolink', '<bob@example.com>', 'bob@example.com'],
+    ['bare URL kept whole', 'https://x.io/a_b_c*d*', 'https://x.io/a_b_c*d*'],
+    ['emphasis and strong', '**bold** *em* _em_ __strong__ ***both***', 'bold em em strong both'],
+    ['strikethrough', '~~gone~~', 'gone'],
+    ['emphasis inside a link', '[a **b**](u)', 'a b'],
+    ['literal asterisks and underscores', '2 * 3 = 6, snake_case_name', '2 * 3 = 6, snake_case_name'],
+    ['a lone tilde stays', '~5 minutes', '~5 minutes'],
+    ['inline code keeps its content', 'run `npm test` now', 'run npm test now'],
+    ['double-backtick code', '``a ` b``', 'a ` b'],
+    ['fenced code keeps its content', '```js\nconst x = 1;\n```', 'const x = 1;'],
+    ['tilde fence', '~~~\ncode\n~~~', 'code'],
+    ['indented code', 'para\n\n    indented code', 'para indented code'],
+    ['bullet list', '- one\n- two\n  * nested', 'one two nested'],
+    ['ordered list', '1. first\n2) second', 'first second'],
+    ['task list', '- [ ] todo\n- [x] done', 'todo done'],
+    ['block quote', '> quote\n> > nested', 'quote nested'],
+    ['table pipes become spaces', '| a | b |\n|---|---|\n| 1 | 2 |', 'a b 1 2'],
+    ['escaped pipe in a table cell', '| a \\| b |\n|---|', 'a | b'],
+    ['HTML block', '<div>\n<p>Hello <b>world</b></p>\n</div>', 'Hello world'],
+    ['inline HTML', 'a <span class="x">b</span> c', 'a b c'],
+    ['HTML comment', '<!-- hidden -->visible', 'visible'],
+    ['script block', '<script>\nalert(1)\n</script>\n\nText', 'Text'],
+    ['line break tag', 'x<br>y', 'x y'],
+    ['entities decoded', '&amp; &lt;tag&gt; &copy; &#169; &#x1F600;', '& <tag> © © 😀'],
+    ['unknown entity kept', '&bogus;', '&bogus;'],
+    ['backslash escapes', '\\*not em\\* \\# not heading', '*not em* # not heading'],
+    ['tags kept as they are', 'Tags #ml and @Bob stay', 'Tags #ml and @Bob stay'],
+    ['wikilinks', '[[Note]] and [[Note|alias]] and [[Note#Sec]]', 'Note and alias and Note#Sec'],
+    ['embeds vanish', '![[image.png]] caption', 'caption'],
+    ['footnote reference and definition', 'Text[^1]\n\n[^1]: Footnote', 'Text Footnote'],
+    ['whitespace collapsed, paragraph breaks too', 'a\n\n\nb   c\td\ne', 'a b c d e'],
+    ['hard line break', 'line one  \nline two', 'line one line two'],
+    ['thematic breaks vanish', 'a\n\n***\n\nb', 'a b'],
+    ['reference definitions vanish', '[r]: https://x.io\n\ntext', 'text'],
+    ['unicode is kept', 'Ünïcödé 日本語 𝒜', 'Ünïcödé 日本語 𝒜'],
+    ['CRLF', 'a\r\nb\r\n', 'a b'],
+  ];
+  it.each(cases)('%s', (_description, input, expected) => {
+    expect(toPlainText(input)).toBe(expected);
+  });
+});
+
+describe('makeSnippet', () => {
+  const long = 'word '.repeat(100).trim(); // 499 characters
+
+  const cases: [description: string, input: string, limit: number | undefined, expected: string][] = [
+    ['empty body', '', undefined, ''],
+    ['short text is whole, no ellipsis', 'Short note.', undefined, 'Short note.'],
+    ['Markdown is removed', '# Title\n\nBody with **bold** and [a link](u).', undefined, 'Title Body with bold and a link.'],
+    ['exactly the limit is not cut', 'abcde', 5, 'abcde'],
+    ['one over the limit is cut', 'abcdef', 5, 'abcde…'],
+    ['the default limit is 300', long, undefined, long.slice(0, 299) + '…'],
+    ['a cut right before a space', 'abc def', 3, 'abc…'],
+    ['trailing whitespace before the ellipsis is trimmed', 'abc def', 4, 'abc…'],
+    ['a cut inside a word moves back to the space', 'alpha bravo', 8, 'alpha…'],
+    ['a partial word of 20 code points moves back', 'a ' + 'b'.repeat(30), 22, 'a…'],
+    ['a partial word of 21 code points is cut hard', 'a ' + 'b'.repeat(30), 23, 'a ' + 'b'.repeat(21) + '…'],
+    ['one long word is cut hard', 'x'.repeat(50), 30, 'x'.repeat(30) + '…'],
+    ['code points, not UTF-16 units, are counted', '😀'.repeat(10), 5, '😀'.repeat(5) + '…'],
+    ['a surrogate pair is never split', 'a😀b😀c', 3, 'a😀b…'],
+    ['astral letters', '𝒜'.repeat(8), 8, '𝒜'.repeat(8)],
+    ['astral letters cut', '𝒜'.repeat(8), 7, '𝒜'.repeat(7) + '…'],
+    ['paragraph breaks are spaces in the snippet', 'one\n\ntwo\n\nthree', 9, 'one two…'],
+  ];
+  it.each(cases)('%s', (_description, input, limit, expected) => {
+    const snippet = limit === undefined ? makeSnippet(input) : makeSnippet(input, limit);
+    expect(snippet).toBe(expected);
+  });
+
+  it('is the start of toPlainText even when a long note defines its references at the end', () => {
+    const body = '[Label][ref] opens the note.\n\n' + 'Another paragraph of words.\n\n'.repeat(200) + '[ref]: https://example.com';
+    const snippet = makeSnippet(body, 40);
+    expect(snippet).toBe('Label opens the note. Another paragraph…');
+    expect(toPlainText(body).startsWith(snippet.slice(0, -1))).toBe(true);
+  });
+
+  it('never exceeds the limit plus the ellipsis, counted in code points', () => {
+    const text = Array.from({ length: 200 }, (_, k) => (k % 7 === 0 ? '😀' : 'word') + (k % 3 ? ' ' : '')).join('');
+    for (const limit of [1, 10, 50, 100, 299]) {
+      const snippet = makeSnippet(text, limit);
+      expect([...snippet].length).toBeLessThanOrEqual(limit + 1);
+      expect(snippet.endsWith('…')).toBe(true);
+      expect(snippet).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    }
+  });
+});
