@@ -8,7 +8,7 @@ import type { NoteRecord } from '../vault/note.js';
  * Bump whenever what is stored, or how notes are parsed, changes: an older
  * snapshot is then rebuilt rather than trusted.
  */
-export const CACHE_VERSION = 1;
+export const CACHE_VERSION = 2;
 
 export interface CacheSnapshot {
   records: NoteRecord[];

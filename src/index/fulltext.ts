@@ -8,10 +8,20 @@ interface IndexedNote {
   tags: string;
 }
 
-/** Lower case and strip accents, so `café` finds `cafe` and the reverse. */
+/**
+ * The commonest English function words. They occur in nearly every note, so
+ * they carry no ranking signal, yet they would be most of the index's
+ * postings and make every query touch most notes.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  ('a an and are as at be but by for from had has have he her his i if in into is it its me my not of on or our she so ' +
+    'than that the their them then there these they this to was we were what when which who will with would you your').split(' '),
+);
+
+/** Lower case and strip accents, so `café` finds `cafe` and the reverse; drop stop words. */
 export function normaliseTerm(term: string): string | null {
   const folded = term.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  return folded.length === 0 ? null : folded;
+  return folded.length === 0 || STOP_WORDS.has(folded) ? null : folded;
 }
 
 const OPTIONS = {

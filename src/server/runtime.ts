@@ -100,18 +100,13 @@ export class Runtime {
     }
     // The model loads in the background; searches say so until it has.
     void this.semantic?.start().catch(() => undefined);
-    const starts: Promise<void>[] = [];
-    if (this.options.watch !== false) {
-      // Watch while reading, so that an edit made during a long first read is not missed.
-      for (const vault of [this.own, ...this.teammates]) {
-        const watcher = new VaultWatcher(vault, this.options.log);
-        this.watchers.push(watcher);
-        starts.push(watcher.start().catch((error: unknown) => this.options.log(`Cannot watch ${vault.root}: ${(error as Error).message}`)));
-      }
-    }
-    void Promise.all(starts).then(() => this.watchingStarted?.());
+
     await Promise.all([this.own.load(snapshot?.records ?? []), ...this.teammates.map((vault) => vault.load())]);
     if (!this.own.ready) return; // closed while reading
+    // The watcher starts after the first read: both walk every folder, and
+    // running them at once slows the read that makes the server searchable.
+    // What changed during the read is picked up by a reconciling pass.
+    void this.startWatching();
     const ms = Math.round(performance.now() - started);
     this.options.log(
       `Read ${this.own.size} notes in ${this.own.folders().length} folders of ${this.own.root} in ${ms} ms${snapshot ? ' (from the index cache)' : ''}.`,
@@ -159,6 +154,26 @@ export class Runtime {
       }
     }
     if (!this.closed) semantic.retainOnly(known);
+  }
+
+  private async startWatching(): Promise<void> {
+    const vaults = [this.own, ...this.teammates];
+    if (this.options.watch !== false && !this.closed) {
+      await Promise.all(
+        vaults.map(async (vault) => {
+          const watcher = new VaultWatcher(vault, this.options.log);
+          this.watchers.push(watcher);
+          try {
+            await watcher.start();
+            if (this.closed) return await watcher.close();
+            await vault.reconcile();
+          } catch (error) {
+            this.options.log(`Cannot watch ${vault.root}: ${(error as Error).message}`);
+          }
+        }),
+      );
+    }
+    this.watchingStarted?.();
   }
 
   get settings(): VaultSettings {
@@ -212,9 +227,10 @@ export class Runtime {
   async close(): Promise<void> {
     // A first read still under way is abandoned, not waited for.
     for (const vault of [this.own, ...this.teammates]) vault.stopLoading();
+    this.closed = true;
+    this.watchingStarted?.();
     await this.loaded.catch(() => undefined);
     await Promise.all(this.watchers.map((watcher) => watcher.close()));
-    this.closed = true;
     await Promise.all([this.flush(), this.semantic?.close()]);
   }
 }

@@ -363,6 +363,25 @@ export class Vault extends EventEmitter<VaultEvents> {
     if (!current || hashContent(current.bytes) !== hash) throw new ConcurrentEditError();
   }
 
+  /**
+   * Bring the model in step with the disk after a period nobody watched
+   * (the first read runs before the watcher starts, so that the two do not
+   * compete): files whose size or modification time differ are read again,
+   * new ones added, vanished ones dropped.
+   */
+  async reconcile(): Promise<void> {
+    const scan = await scanVault(this.root, this.options.log, (vaultPath, size) => this.logOversize(vaultPath, size));
+    this.folderSet.clear();
+    for (const folder of scan.folders) this.folderSet.add(folder);
+    const seen = new Set<string>();
+    for (const file of scan.files) {
+      seen.add(file.path);
+      const known = this.atPath(file.path);
+      if (!known || known.size !== file.size || known.mtimeMs !== file.mtimeMs) await this.refresh(file.path);
+    }
+    for (const record of [...this.records.values()]) if (!seen.has(record.path)) await this.forget(record.path);
+  }
+
   /** The watcher saw this file added or changed. */
   async refresh(vaultPath: string): Promise<void> {
     if (isIgnoredPath(vaultPath) || !isNoteFileName(vaultPath.slice(vaultPath.lastIndexOf('/') + 1))) return;

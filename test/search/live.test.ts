@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CACHE_VERSION } from '../../src/index/cache.js';
 import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
 
 interface Page {
@@ -109,6 +110,23 @@ describe('the watcher keeps search in step with outside edits', () => {
   });
 });
 
+describe('edits made while the vault is first read', () => {
+  it('are picked up once the watcher starts', async () => {
+    const files: Record<string, string> = { ...FILES };
+    for (let i = 0; i < 300; i++) files[`Bulk/n${i}.md`] = `---\nid: 10000000-0000-4000-8000-${String(i).padStart(12, '0')}\n---\nfiller ${i}\n`;
+    const dir = await writeVault(files);
+    h = await connect({ dir, waitLoaded: false });
+    // Written while the first read is under way, before any watcher exists.
+    await writeFile(path.join(dir, 'Garden/Tomatoes.md'), FILES['Garden/Tomatoes.md'].replace('deeply', 'duringload'));
+    await writeFile(path.join(dir, 'Late.md'), 'Appeared during the read: quokka.\n');
+    await rm(path.join(dir, 'Other.md'));
+    await h.runtime.watching;
+    expect(await titlesFor(h, 'duringload')).toEqual(['Tomatoes']);
+    expect(await titlesFor(h, 'quokka')).toEqual(['Late']);
+    expect(await titlesFor(h, 'something')).toEqual([]);
+  });
+});
+
 describe('the index cache', () => {
   it('restarts on an unchanged vault without reading a note', async () => {
     const s = await open();
@@ -141,7 +159,7 @@ describe('the index cache', () => {
   it.each([
     ['damaged', 'not json{'],
     ['from another version', JSON.stringify({ version: 0, records: [], fulltext: {} })],
-    ['of the wrong shape', JSON.stringify({ version: 1, records: [{ id: 1 }], fulltext: {} })],
+    ['of the wrong shape', JSON.stringify({ version: CACHE_VERSION, records: [{ id: 1 }], fulltext: {} })],
   ])('rebuilds a cache that is %s', async (_what, content) => {
     const s = await open();
     await s.close();
