@@ -187,7 +187,11 @@ async function index(config: IndexConfig): Promise<void> {
       // total is 0 until the notes are handed over after the read.
       if (state.ready && state.total >= runtime.own.size) {
         const seconds = (Date.now() - started) / 1000;
-        embedding.finish(`Embedded ${state.embedded.toLocaleString('en')} notes in ${seconds.toFixed(1)} s${state.failed > 0 ? ` (${state.failed} failed; see above)` : ''}.`);
+        const fresh = semantic.embeddedThisRun;
+        embedding.finish(
+          `${state.embedded.toLocaleString('en')} notes have vectors; ${fresh.toLocaleString('en')} embedded now, in ${seconds.toFixed(1)} s` +
+            `${state.failed > 0 ? ` (${state.failed} failed; see above)` : ''}.`,
+        );
         break;
       }
       embedding.update(state.embedded, Math.max(state.total, runtime.own.size));

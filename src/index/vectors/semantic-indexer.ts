@@ -68,6 +68,7 @@ export class SemanticIndexer {
   private saveTimer: NodeJS.Timeout | undefined;
   private backlogStarted = 0;
   private backlogNotes = 0;
+  private embeddedInRun = 0;
   private lastSaveMs = 0;
   private closing = false;
   private readonly hashSalt: string;
@@ -139,6 +140,11 @@ export class SemanticIndexer {
     };
     if (this.startError) progress.error = this.startError.message;
     return progress;
+  }
+
+  /** How many notes this process has sent to the model (an unchanged vault: none). */
+  get embeddedThisRun(): number {
+    return this.embeddedInRun;
   }
 
   /** The model's identity (e.g. `use-lite-512`) once it has loaded. */
@@ -251,6 +257,7 @@ export class SemanticIndexer {
       if (this.backlogStarted === 0) this.backlogStarted = Date.now();
       const notes = this.takeGroup(pool);
       this.backlogNotes += notes.length;
+      this.embeddedInRun += notes.length;
       const group = this.embedGroup(pool, index, notes);
       this.groups.add(group);
       void group.finally(() => {

@@ -1,0 +1,174 @@
+/**
+ * `npm run bench:semantic`: the semantic-search figures of issue 4 on the
+ * generated 10,000-note vault — embedding throughput with one and two
+ * workers, a full embedding through `dexi-vault index`, a restart that must
+ * embed nothing, semantic_search and find_similar round trips through the
+ * MCP client over stdio, peak RSS, and HNSW recall@10 against an exact scan.
+ * Figures go to stdout and to .bench/semantic-results.json.
+ */
+import { spawn } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { chunkText } from '../index/vectors/chunking.js';
+import { embeddingText } from '../index/vectors/embedding-text.js';
+import { EmbeddingPool } from '../index/vectors/pool.js';
+import { VectorIndex } from '../index/vectors/vector-index.js';
+import { splitFrontmatter } from '../files/frontmatter.js';
+import { generateQueries, generateVault } from './generate.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const CLI = new URL('dist/cli/main.js', ROOT).pathname;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+async function noteFiles(dir: string, limit: number): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true })) {
+      if (out.length >= limit) return;
+      if (entry.name.startsWith('.')) continue;
+      const child = path.join(rel, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else if (entry.name.endsWith('.md')) out.push(path.join(dir, child));
+    }
+  };
+  await walk('');
+  return out;
+}
+
+/** Notes per second embedding `texts` (each a list of chunks) with a pool of `workers`. */
+async function throughput(notes: string[][], workers: number): Promise<number> {
+  const pool = await EmbeddingPool.create({ spec: { kind: 'use-lite' }, workers });
+  try {
+    await pool.embed(['warm up the model on every worker', 'a second text']);
+    const started = performance.now();
+    await Promise.all(notes.map((chunks) => pool.embed(chunks)));
+    return notes.length / ((performance.now() - started) / 1000);
+  } finally {
+    await pool.close();
+  }
+}
+
+function run(args: string[]): Promise<{ code: number | null; stderr: string; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stderr, ms: performance.now() - started }));
+  });
+}
+
+async function peakRssMb(pid: number | null | undefined): Promise<number> {
+  if (!pid) return NaN;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+  return Math.round((kb * 1024) / 1e6);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { notes: { type: 'string' }, sample: { type: 'string' } } });
+  const size = Number(values.notes ?? 10_000);
+  const sample = Number(values.sample ?? 120);
+  const dir = new URL(`.bench/vault-${size}-s42`, ROOT).pathname;
+  try {
+    await readFile(path.join(dir, '..', `vault-${size}-s42.json`));
+  } catch {
+    await generateVault(dir, { notes: size, seed: 42 });
+    await writeFile(path.join(dir, '..', `vault-${size}-s42.json`), JSON.stringify({ notes: size, seed: 42 }));
+  }
+  const results: Record<string, unknown> = {
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGB: Math.round(totalmem() / 1e9), node: process.version },
+    notes: size,
+  };
+  const log = (key: string, value: unknown): void => {
+    results[key] = value;
+    console.log(`${key}: ${JSON.stringify(value)}`);
+  };
+
+  // 1. Throughput, same notes, one worker then two.
+  const files = await noteFiles(dir, sample);
+  const notes = await Promise.all(
+    files.map(async (file) => chunkText(embeddingText(path.basename(file, '.md'), splitFrontmatter(await readFile(file, 'utf8')).body))),
+  );
+  const one = await throughput(notes, 1);
+  const two = await throughput(notes, 2);
+  log('throughput', { sampleNotes: notes.length, chunks: notes.flat().length, oneWorkerNotesPerS: +one.toFixed(2), twoWorkersNotesPerS: +two.toFixed(2), speedup: +(two / one).toFixed(2) });
+
+  // 2. A full embedding from scratch (full-text cache kept), then a restart that must embed nothing.
+  await rm(path.join(dir, '.dexi', 'cache', 'vectors'), { recursive: true, force: true });
+  const full = await run(['index', '--vault', dir]);
+  log('fullEmbedding', { exit: full.code, seconds: Math.round(full.ms / 1000), notesPerS: +(size / (full.ms / 1000)).toFixed(2), log: full.stderr.split('\n').filter((line) => /semantic index up to date|have vectors/.test(line)) });
+  const again = await run(['index', '--vault', dir]);
+  log('restartUnchanged', { exit: again.code, seconds: +(again.ms / 1000).toFixed(1), log: again.stderr.split('\n').filter((line) => /semantic index up to date|have vectors/.test(line)) });
+
+  // 3. Round trips through the MCP client over stdio.
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', dir], stderr: 'pipe' });
+  transport.stderr?.on('data', () => undefined);
+  const client = new Client({ name: 'semantic-bench', version: '1' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  for (;;) {
+    const probe = await call('semantic_search', { query: 'warm up', size: 1 });
+    if (!probe.isError && !(probe.structuredContent as { indexing?: unknown }).indexing) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const queries = generateQueries(11, 110);
+  const searchTimes: number[] = [];
+  const ids: string[] = [];
+  for (const [i, query] of queries.entries()) {
+    const started = performance.now();
+    const result = await call('semantic_search', { query, size: 10 });
+    if (i >= 10) searchTimes.push(performance.now() - started);
+    const first = (result.structuredContent as { items: { id: string }[] }).items[0];
+    if (first) ids.push(first.id);
+  }
+  const similarTimes: number[] = [];
+  for (const id of ids.slice(0, 50)) {
+    const started = performance.now();
+    await call('find_similar', { note_id: id, size: 10 });
+    similarTimes.push(performance.now() - started);
+  }
+  log('semanticSearchMs', { n: searchTimes.length, median: +percentile(searchTimes, 50).toFixed(1), p95: +percentile(searchTimes, 95).toFixed(1) });
+  log('findSimilarMs', { n: similarTimes.length, median: +percentile(similarTimes, 50).toFixed(1), p95: +percentile(similarTimes, 95).toFixed(1) });
+  log('servePeakRssMB', await peakRssMb(transport.pid));
+  await client.close();
+
+  // 4. HNSW against an exact scan over the same saved vectors.
+  const cache = path.join(dir, '.dexi', 'cache', 'vectors');
+  const graph = (await VectorIndex.load(cache, 'use-lite-512', 512)).index;
+  await graph.whenGraphIdle();
+  const exact = (await VectorIndex.load(cache, 'use-lite-512', 512, { exactThreshold: Number.MAX_SAFE_INTEGER })).index;
+  const noteIds = [...graph.noteIds()];
+  let overlap = 0;
+  let total = 0;
+  const probes = 200;
+  for (let i = 0; i < probes; i++) {
+    const id = noteIds[Math.floor((i * noteIds.length) / probes)] as string;
+    const vector = graph.chunksOf(id)[0];
+    if (!vector) continue;
+    const fromGraph = new Set(graph.searchVector(vector, 10).map((hit) => hit.id));
+    const fromExact = exact.searchVector(vector, 10).map((hit) => hit.id);
+    overlap += fromExact.filter((hit) => fromGraph.has(hit)).length;
+    total += fromExact.length;
+  }
+  log('hnswRecallAt10', { probes, usingGraph: graph.usingGraph, chunks: graph.chunkCount, recall: +(overlap / total).toFixed(4) });
+  graph.dispose();
+  exact.dispose();
+
+  await writeFile(new URL('.bench/semantic-results.json', ROOT), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`semantic bench: ${error instanceof Error ? error.stack : String(error)}`);
+  process.exitCode = 1;
+});
