@@ -1,0 +1,1170 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: the performance figures of issue 3, measured on the BUILT
+ * server (`node dist/cli/main.js serve --vault DIR`) driven over stdio by the
+ * MCP client, as a real assistant would drive it.
+ *
+ * For each vault size (default 10,000 and 100,000 notes; `--quick`: 2,000)
+ * it generates a deterministic vault under `.bench/` (or reuses it: a marker
+ * file beside the vault records the parameters) and runs the steps of
+ * `STEPS` in order: cold start (no index cache), warm start (with the cache
+ * the cold run saved), the watcher picking up outside edits, search_notes and
+ * list_notes latency, outside-edit-to-searchable latency, the server's peak
+ * RSS, and a linear-scan baseline (read every file per query) on the same
+ * vault. It prints a table and writes the figures, with machine info, to
+ * `.bench/results.json` (`--quick`: `.bench/results-quick.json`).
+ *
+ * Extending it: add the figure to `METRICS` (label, unit, optional target),
+ * write a measurement function (they are exported and take plain arguments),
+ * and add a step to `STEPS` that calls it and `record`s the figure; the table
+ * and the JSON pick it up. A step that fails is reported and the run goes
+ * on with the next step; every wait has a time limit, and every server this
+ * process started is stopped, also on Ctrl-C or when the run's own time
+ * limit (`--timeout-min`) is reached.
+ */
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createRng, generateQueries, generateVault, getTags } from './generate.js';
+import { summarize, type Summary } from './stats.js';
+
+// ---------------------------------------------------------------------------
+// Where things are.
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+export const BENCH_DIR = path.join(ROOT, '.bench');
+/** Files being edited by the outside-edit step, so that an interrupted run can put them back. */
+const EDIT_JOURNAL = path.join(BENCH_DIR, 'edit-journal.json');
+
+const WORDS_PER_NOTE = 300;
+
+// ---------------------------------------------------------------------------
+// Options.
+
+export interface BenchOptions {
+  sizes: number[];
+  /** seed of the generated vaults */
+  seed: number;
+  /** seed of the search queries */
+  querySeed: number;
+  searchQueries: number;
+  warmupQueries: number;
+  listCalls: number;
+  edits: number;
+  scanQueries: number;
+  /** the linear scan stops early (after at least 3 queries) once it has taken this long */
+  scanBudgetMs: number;
+  out: string;
+  timeoutMin: number;
+}
+
+export class UsageError extends Error {}
+
+const USAGE = `Usage: node dist/bench/run.js [--sizes 10000,100000] [--quick] [--out FILE] [--timeout-min 120]
+  --sizes N,N      vault sizes in notes (default 10000,100000)
+  --quick          one small vault (2000 notes) for a fast check; writes .bench/results-quick.json
+  --out FILE       where to write the JSON figures (default .bench/results.json)
+  --timeout-min M  stop everything after M minutes (default 120)`;
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        sizes: { type: 'string' },
+        quick: { type: 'boolean' },
+        out: { type: 'string' },
+        'timeout-min': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${USAGE}`);
+  }
+  if (values.help) throw new UsageError(USAGE);
+  if (values.quick && values.sizes !== undefined) throw new UsageError(`--quick and --sizes do not go together.\n${USAGE}`);
+  let sizes = values.quick ? [2000] : [10_000, 100_000];
+  if (values.sizes !== undefined) {
+    sizes = values.sizes.split(',').map((part) => {
+      const text = part.trim().replace(/_/g, '');
+      if (!/^\d+$/.test(text) || Number(text) < 10) throw new UsageError(`--sizes takes note counts of at least 10, such as 10000,100000; not "${part}".`);
+      return Number(text);
+    });
+  }
+  const timeoutText = values['timeout-min'] ?? '120';
+  const timeoutMin = Number(timeoutText);
+  if (!(timeoutMin > 0)) throw new UsageError(`--timeout-min takes a positive number of minutes, not "${timeoutText}".`);
+  const out = values.out !== undefined ? path.resolve(values.out) : path.join(BENCH_DIR, values.quick ? 'results-quick.json' : 'results.json');
+  return {
+    sizes,
+    seed: 42,
+    querySeed: 7,
+    searchQueries: 200,
+    warmupQueries: 10,
+    listCalls: 100,
+    edits: 20,
+    scanQueries: 20,
+    scanBudgetMs: 120_000,
+    out,
+    timeoutMin,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Figures.
+
+export interface Target {
+  op: '<=' | '>=';
+  value: number;
+}
+
+export interface MetricDef {
+  label: string;
+  unit: 'ms' | 'MB' | '×' | 'notes';
+  /** the issue's target; it applies to the 10,000-note vault */
+  target?: Target;
+}
+
+/** Every figure the benchmark can report, in table order. */
+export const METRICS = {
+  initialize_cold: { label: 'spawn → initialize answered (cold)', unit: 'ms', target: { op: '<=', value: 300 } },
+  initialize_cold_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
+  cold_searchable: { label: 'cold start → searchable (no cache)', unit: 'ms', target: { op: '<=', value: 15_000 } },
+  cold_searchable_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
+  cold_searchable_rss: { label: '  peak RSS by then', unit: 'MB' },
+  cold_server_read: { label: '  server\'s own "Read N notes" time', unit: 'ms' },
+  cold_cache_saved: { label: 'cold start → index cache saved', unit: 'ms' },
+  cold_peak_rss: { label: 'peak RSS, cold start incl. cache save', unit: 'MB', target: { op: '<=', value: 600 } },
+  initialize_warm: { label: 'spawn → initialize answered (warm)', unit: 'ms', target: { op: '<=', value: 300 } },
+  initialize_warm_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
+  warm_searchable: { label: 'warm start → searchable (cache)', unit: 'ms', target: { op: '<=', value: 2000 } },
+  warm_searchable_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
+  warm_searchable_rss: { label: '  peak RSS by then', unit: 'MB' },
+  warm_server_read: { label: '  server\'s own "Read N notes" time', unit: 'ms' },
+  edits_tracked: { label: 'warm start → outside edits tracked', unit: 'ms' },
+  search_median: { label: 'search_notes round trip, median', unit: 'ms', target: { op: '<=', value: 5 } },
+  search_p95: { label: 'search_notes round trip, p95', unit: 'ms', target: { op: '<=', value: 20 } },
+  list_median: { label: 'list_notes tag+updated, median', unit: 'ms' },
+  list_p95: { label: 'list_notes tag+updated, p95', unit: 'ms' },
+  edit_median: { label: 'outside edit → searchable, median', unit: 'ms' },
+  edit_p95: { label: 'outside edit → searchable, p95', unit: 'ms', target: { op: '<=', value: 500 } },
+  warm_peak_rss: { label: 'peak RSS, warm server after all steps', unit: 'MB', target: { op: '<=', value: 600 } },
+  scan_median: { label: 'linear scan per query, median', unit: 'ms' },
+  speedup: { label: 'search_notes speed-up over linear scan', unit: '×', target: { op: '>=', value: 20 } },
+} satisfies Record<string, MetricDef>;
+
+export type MetricKey = keyof typeof METRICS;
+
+/** Targets are the issue's figures for 10,000 notes; smaller vaults must meet them too. */
+export const TARGET_NOTES = 10_000;
+
+export function meetsTarget(value: number, target: Target): boolean {
+  return target.op === '<=' ? value <= target.value : value >= target.value;
+}
+
+// ---------------------------------------------------------------------------
+// One vault size's run: what the steps share and fill in.
+
+export interface VaultInfo {
+  dir: string;
+  notes: number;
+  seed: number;
+  wordsPerNote: number;
+  folders: number;
+  bytes: number;
+  /** false when an existing vault with the same parameters was reused */
+  generatedNow: boolean;
+  generateMs?: number;
+}
+
+export interface SizeRun {
+  notes: number;
+  options: BenchOptions;
+  queries: string[];
+  vault?: VaultInfo;
+  /** the server of the warm steps, while it runs */
+  server?: ServerHandle;
+  metrics: Partial<Record<MetricKey, number>>;
+  /** sample summaries behind the figures (latencies in ms) */
+  summaries: Record<string, Summary>;
+  /** anything else worth keeping in the JSON */
+  info: Record<string, unknown>;
+  errors: { step: string; message: string }[];
+  /** the 1-minute load average at the start of each step: other work on the machine skews wall times */
+  loadAvg: number[];
+}
+
+export function record(run: SizeRun, key: MetricKey, value: number): void {
+  run.metrics[key] = value;
+}
+
+/** A step that cannot run because an earlier one failed. */
+export class SkipError extends Error {}
+
+function needVault(run: SizeRun): VaultInfo {
+  if (!run.vault) throw new SkipError('skipped: no vault');
+  return run.vault;
+}
+
+function needServer(run: SizeRun): ServerHandle {
+  if (!run.server) throw new SkipError('skipped: no running server (the warm start failed)');
+  if (run.server.exited()) throw new Error(`the server has exited\n${tail(run.server.log())}`);
+  return run.server;
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers.
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reject with a clear message if `work` takes longer than `ms`. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${formatMs(ms)} waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A size-dependent time limit: `base` ms, or `perNote` ms per note if more. */
+function limit(notes: number, base: number, perNote: number): number {
+  return Math.max(base, Math.round(notes * perNote));
+}
+
+function tail(log: string, lines = 15): string {
+  const all = log.trimEnd().split('\n');
+  const shown = all.slice(-lines).join('\n');
+  return shown === '' ? '(the server wrote nothing to stderr)' : `last server log lines:\n${shown}`;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function progress(line: string): void {
+  const stamp = new Date().toISOString().slice(11, 19);
+  process.stderr.write(`[bench ${stamp}] ${line}\n`);
+}
+
+// ---------------------------------------------------------------------------
+// The vault.
+
+export function vaultDirFor(notes: number, seed: number): string {
+  return path.join(BENCH_DIR, `vault-${notes}-s${seed}`);
+}
+
+interface Marker {
+  notes: number;
+  seed: number;
+  wordsPerNote: number;
+  /** hash of the built generator: a changed generator means a new vault */
+  generator: string;
+  folders: number;
+  bytes: number;
+}
+
+function generatorHash(): string {
+  const file = fileURLToPath(new URL('./generate.js', import.meta.url));
+  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+}
+
+/** Generate the vault, or reuse it when the marker beside it records the same parameters. */
+export async function ensureVault(notes: number, seed: number, wordsPerNote = WORDS_PER_NOTE): Promise<VaultInfo> {
+  const dir = vaultDirFor(notes, seed);
+  const markerFile = `${dir}.json`;
+  const generator = generatorHash();
+  try {
+    const marker = JSON.parse(await readFile(markerFile, 'utf8')) as Marker;
+    if (marker.notes === notes && marker.seed === seed && marker.wordsPerNote === wordsPerNote && marker.generator === generator && existsSync(dir)) {
+      return { dir, notes, seed, wordsPerNote, folders: marker.folders, bytes: marker.bytes, generatedNow: false };
+    }
+  } catch {
+    // no marker, or an unreadable one: generate afresh
+  }
+  await rm(markerFile, { force: true });
+  await rm(dir, { recursive: true, force: true });
+  const started = performance.now();
+  const result = await generateVault(dir, { notes, seed, wordsPerNote });
+  const generateMs = performance.now() - started;
+  const marker: Marker = { notes, seed, wordsPerNote, generator, folders: result.folders, bytes: result.bytes };
+  await writeFile(markerFile, `${JSON.stringify(marker, null, 2)}\n`);
+  return { dir, notes, seed, wordsPerNote, folders: result.folders, bytes: result.bytes, generatedNow: true, generateMs };
+}
+
+/** The note files of a vault (absolute paths, sorted), skipping dot-folders as the server does. */
+export async function listNoteFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true });
+  return entries
+    .filter((rel) => rel.endsWith('.md') && !rel.split(path.sep).some((segment) => segment.startsWith('.') || segment === 'node_modules'))
+    .sort()
+    .map((rel) => path.join(dir, rel));
+}
+
+export function cachePathFor(vault: string): string {
+  return path.join(vault, '.dexi', 'cache', 'notes.json');
+}
+
+interface JournalEntry {
+  file: string;
+  content: string;
+}
+
+async function writeJournal(entries: JournalEntry[]): Promise<void> {
+  if (entries.length === 0) await rm(EDIT_JOURNAL, { force: true });
+  else await writeFile(EDIT_JOURNAL, JSON.stringify(entries));
+}
+
+/** Put back any note an interrupted run left edited. */
+export async function recoverInterruptedEdits(): Promise<number> {
+  let entries: JournalEntry[];
+  try {
+    entries = JSON.parse(await readFile(EDIT_JOURNAL, 'utf8')) as JournalEntry[];
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) await writeFile(entry.file, entry.content, 'utf8');
+  await rm(EDIT_JOURNAL, { force: true });
+  return entries.length;
+}
+
+// ---------------------------------------------------------------------------
+// The server, over stdio.
+
+export interface ServerHandle {
+  client: Client;
+  pid: number;
+  /** performance.now() just before the spawn */
+  spawnedAt: number;
+  /** Date.now() just before the spawn (to compare with file times) */
+  spawnedAtWall: number;
+  initializeMs: number;
+  /** server main-thread CPU time when initialize was answered (undefined where /proc is missing) */
+  initializeCpuMs: number | undefined;
+  /** what the server wrote to stderr (the last 200 kB) */
+  log(): string;
+  exited(): boolean;
+  call(name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<CallToolResult>;
+  /** Hang up (the server flushes and exits), and make sure the process is gone. */
+  stop(): Promise<void>;
+}
+
+const liveServers = new Set<ServerHandle>();
+/** Set once the run is being stopped (Ctrl-C, time limit): no further step starts. */
+let aborting = false;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function killHard(pid: number | null | undefined): void {
+  if (pid === null || pid === undefined || !isAlive(pid)) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Spawn `node dist/cli/main.js serve --vault DIR` and connect; `initializeMs` is spawn → initialize answered. */
+export async function startServer(vault: string, initializeTimeoutMs = 30_000): Promise<ServerHandle> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    // Full-text figures alone: semantic search (embedding in the background)
+    // has its own benchmark, npm run bench:semantic.
+    args: [CLI, 'serve', '--vault', vault, '--model', 'none'],
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
+  let log = '';
+  // Drain stderr from the start, so the server never blocks on a full pipe.
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+    if (log.length > 200_000) log = log.slice(-100_000);
+  });
+  const client = new Client({ name: 'dexi-bench', version: '1.0.0' });
+  let closed = false;
+  client.onclose = () => {
+    closed = true;
+  };
+  client.onerror = () => undefined; // a transport error surfaces as a failed call
+  const spawnedAtWall = Date.now();
+  const spawnedAt = performance.now();
+  try {
+    await client.connect(transport, { timeout: initializeTimeoutMs });
+  } catch (error) {
+    const pid = transport.pid;
+    await withTimeout(client.close(), 6000, 'the server to stop').catch(() => undefined);
+    killHard(pid);
+    throw new Error(`the server did not answer initialize: ${message(error)}\n${tail(log)}`);
+  }
+  const initializeMs = performance.now() - spawnedAt;
+  const pid = transport.pid;
+  if (pid === null) {
+    await client.close().catch(() => undefined);
+    throw new Error(`the server exited right after initialize\n${tail(log)}`);
+  }
+  const initializeCpuMs = await cpuTimeMs(pid, true).catch(() => undefined);
+  const handle: ServerHandle = {
+    client,
+    pid,
+    spawnedAt,
+    spawnedAtWall,
+    initializeMs,
+    initializeCpuMs,
+    log: () => log,
+    exited: () => closed || !isAlive(pid),
+    call: async (name, args, timeoutMs = 30_000) =>
+      (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult,
+    stop: async () => {
+      liveServers.delete(handle);
+      // close() ends stdin, then escalates to SIGTERM and SIGKILL after 2 s each.
+      await withTimeout(client.close(), 10_000, 'the server to stop').catch(() => undefined);
+      killHard(pid);
+    },
+  };
+  liveServers.add(handle);
+  return handle;
+}
+
+function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first && first.type === 'text' ? first.text : JSON.stringify(result.content);
+}
+
+interface ListResult {
+  items: { id: string }[];
+  total: number;
+}
+
+function listResultOf(result: CallToolResult): ListResult {
+  const structured = result.structuredContent as ListResult | undefined;
+  return structured ?? (JSON.parse(textOf(result)) as ListResult);
+}
+
+/** Poll search_notes every `intervalMs` until it answers without an error; returns spawn → answer in ms. */
+export async function waitUntilSearchable(server: ServerHandle, query: string, timeoutMs: number, intervalMs = 50): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const asked = performance.now();
+    if (server.exited()) throw new Error(`the server exited before search_notes answered\n${tail(server.log())}`);
+    const remaining = Math.max(1000, deadline - asked);
+    let result: CallToolResult;
+    try {
+      result = await server.call('search_notes', { query }, remaining);
+    } catch (error) {
+      const elapsed = performance.now() - server.spawnedAt;
+      throw new Error(
+        `search_notes did not answer ${formatMs(elapsed)} after the spawn (limit ${formatMs(timeoutMs)}${last ? `; the last answer was "${last}"` : ''}): ${message(error)}\n${tail(server.log())}`,
+      );
+    }
+    if (!result.isError) return performance.now() - server.spawnedAt;
+    last = textOf(result);
+    if (!/still being built/.test(last)) throw new Error(`search_notes failed: ${last}`);
+    if (performance.now() > deadline) throw new Error(`search_notes still answered "${last}" after ${formatMs(timeoutMs)}\n${tail(server.log())}`);
+    await sleep(Math.max(0, intervalMs - (performance.now() - asked)));
+  }
+}
+
+/** Wait until the index cache file is written (atomically, by rename) after `sinceWall`; returns spawn → saved in ms. */
+export async function waitForCacheSaved(server: ServerHandle, vault: string, timeoutMs: number): Promise<number> {
+  const file = cachePathFor(vault);
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const info = await stat(file).catch(() => undefined);
+    // File times may be a little coarser than Date.now(): allow 1 s.
+    if (info && info.mtimeMs >= server.spawnedAtWall - 1000) return performance.now() - server.spawnedAt;
+    if (server.exited()) throw new Error(`the server exited before saving the index cache\n${tail(server.log())}`);
+    if (performance.now() > deadline) throw new Error(`the index cache ${file} was not saved within ${formatMs(timeoutMs)}\n${tail(server.log())}`);
+    await sleep(50);
+  }
+}
+
+/** The server's own account of reading the vault ("Read N notes … in X ms"), waited for up to `timeoutMs`. */
+export async function serverReadLine(server: ServerHandle, timeoutMs = 5000): Promise<{ notes: number; ms: number; fromCache: boolean } | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const match = /Read (\d+) notes in .* in (\d+) ms( \(from the index cache\))?/.exec(server.log());
+    if (match) return { notes: Number(match[1]), ms: Number(match[2]), fromCache: match[3] !== undefined };
+    if (performance.now() > deadline || server.exited()) return undefined;
+    await sleep(20);
+  }
+}
+
+let clockTicks: number | undefined;
+
+/** Clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK; 100 on every usual Linux). */
+async function ticksPerSecond(): Promise<number> {
+  clockTicks ??= await new Promise<number>((resolve) => {
+    execFile('getconf', ['CLK_TCK'], { timeout: 5000 }, (error, stdout) => {
+      const value = Number(String(stdout).trim());
+      resolve(!error && value > 0 ? value : 100);
+    });
+  });
+  return clockTicks;
+}
+
+/**
+ * CPU time (user + system) used so far, in ms: by the whole process, or with
+ * `mainThread` by its main thread only (the JavaScript thread: a lower bound
+ * of the wall time of work done there). Unlike wall time it hardly depends on
+ * what else the machine is doing.
+ */
+export async function cpuTimeMs(pid: number, mainThread = false): Promise<number> {
+  const stat = await readFile(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) throw new Error(`cannot read the CPU time from /proc/${pid}/stat`);
+  return ((utime + stime) * 1000) / (await ticksPerSecond());
+}
+
+/** Peak resident set size of a process (VmHWM), in MB (10^6 bytes). */
+export async function peakRssMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmHWM in /proc/${pid}/status`);
+  return (Number(match[1]) * 1024) / 1e6;
+}
+
+/** Round-trip time of each call, in ms; a call answered with an error fails the measurement. */
+export async function measureCalls(server: ServerHandle, calls: readonly { name: string; args: Record<string, unknown> }[]): Promise<{ samples: number[]; totals: number[] }> {
+  const samples: number[] = [];
+  const totals: number[] = [];
+  for (const { name, args } of calls) {
+    const started = performance.now();
+    const result = await server.call(name, args);
+    const ms = performance.now() - started;
+    if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${textOf(result)}`);
+    samples.push(ms);
+    totals.push(listResultOf(result).total);
+  }
+  return { samples, totals };
+}
+
+/** A letters-only word that no note contains (and that no typo or prefix match reaches). */
+export function nonsenseWord(): string {
+  const letters = 'bcdfghjklmnpqrstvwxz';
+  return `zq${[...randomBytes(10)].map((byte) => letters[byte % letters.length]).join('')}`;
+}
+
+async function searchFinds(server: ServerHandle, word: string, id: string): Promise<boolean> {
+  const result = await server.call('search_notes', { query: word, size: 50 });
+  if (result.isError) throw new Error(`search_notes failed: ${textOf(result)}`);
+  return listResultOf(result).items.some((item) => item.id === id);
+}
+
+/** Poll until search_notes finds (or no longer finds) `word` in note `id`; the ms it took, or undefined on time-out. */
+async function pollSearch(server: ServerHandle, word: string, id: string, wanted: boolean, timeoutMs: number, intervalMs: number, since: number): Promise<number | undefined> {
+  const deadline = since + timeoutMs;
+  for (;;) {
+    const asked = performance.now();
+    if ((await searchFinds(server, word, id)) === wanted) return performance.now() - since;
+    if (performance.now() > deadline) return undefined;
+    await sleep(Math.max(0, intervalMs - (performance.now() - asked)));
+  }
+}
+
+interface EditTarget {
+  file: string;
+  original: string;
+  id: string;
+}
+
+async function editTarget(file: string): Promise<EditTarget> {
+  const original = await readFile(file, 'utf8');
+  const id = /^id:\s*(\S+)\s*$/m.exec(original)?.[1];
+  if (id === undefined) throw new Error(`${file} has no id in its frontmatter`);
+  return { file, original, id };
+}
+
+/** Append `word` on a line of its own, writing the whole file in place as an editor does. */
+async function appendWord(target: EditTarget, word: string): Promise<void> {
+  await writeFile(target.file, `${target.original}\n${word}\n`, 'utf8');
+}
+
+/** Write the note's original content back (whatever happened before). */
+async function putBack(target: EditTarget): Promise<void> {
+  await writeFile(target.file, target.original, 'utf8');
+  await writeJournal([]);
+}
+
+/** After `putBack`: wait until the server no longer finds the word, so the next edit starts from a settled state. */
+async function waitGone(server: ServerHandle, target: EditTarget, word: string, timeoutMs: number): Promise<void> {
+  const gone = await pollSearch(server, word, target.id, false, timeoutMs, 20, performance.now());
+  if (gone === undefined) throw new Error(`"${word}" was still found in ${target.file} ${formatMs(timeoutMs)} after the note was put back`);
+}
+
+/**
+ * Wait until the server's watcher reports outside edits: edit one note and
+ * poll; if the edit is not seen within 2 s (the watcher may not have reached
+ * that folder yet), edit it again with a new word. Returns spawn → first edit
+ * seen, in ms. The note is put back afterwards.
+ */
+export async function waitUntilEditsTracked(server: ServerHandle, file: string, timeoutMs: number): Promise<number> {
+  const target = await editTarget(file);
+  const deadline = performance.now() + timeoutMs;
+  let word = nonsenseWord();
+  let tracked: number | undefined;
+  await writeJournal([{ file, content: target.original }]);
+  try {
+    while (tracked === undefined) {
+      word = nonsenseWord();
+      await appendWord(target, word);
+      const seen = await pollSearch(server, word, target.id, true, 2000, 20, performance.now());
+      if (seen !== undefined) tracked = performance.now() - server.spawnedAt;
+      else if (performance.now() > deadline) throw new Error(`no outside edit of ${file} became searchable within ${formatMs(timeoutMs)}\n${tail(server.log())}`);
+    }
+  } finally {
+    await putBack(target);
+  }
+  await waitGone(server, target, word, 10_000);
+  return tracked;
+}
+
+/**
+ * `edits` times: append a new nonsense word to a random note (seeded choice)
+ * and poll search_notes for it every `intervalMs`; then put the note back and
+ * wait until the word is gone. Returns write → searchable for each edit.
+ */
+export async function measureOutsideEdits(
+  server: ServerHandle,
+  files: readonly string[],
+  options: { edits: number; seed: number; intervalMs?: number; timeoutMs?: number },
+): Promise<number[]> {
+  const rng = createRng(options.seed);
+  const samples: number[] = [];
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  for (let i = 0; i < options.edits; i++) {
+    const file = files[Math.floor(rng() * files.length)];
+    if (file === undefined) throw new Error('the vault has no notes');
+    const target = await editTarget(file);
+    const word = nonsenseWord();
+    await writeJournal([{ file, content: target.original }]);
+    try {
+      const started = performance.now();
+      await appendWord(target, word);
+      const ms = await pollSearch(server, word, target.id, true, timeoutMs, options.intervalMs ?? 10, started);
+      if (ms === undefined) throw new Error(`edit ${i + 1}: "${word}" appended to ${file} was not searchable within ${formatMs(timeoutMs)}\n${tail(server.log())}`);
+      samples.push(ms);
+    } finally {
+      await putBack(target);
+    }
+    await waitGone(server, target, word, timeoutMs);
+    // Let the watcher's re-check of the restored file (250 ms later) pass before the next edit.
+    await sleep(300);
+  }
+  return samples;
+}
+
+// ---------------------------------------------------------------------------
+// The linear-scan baseline: what a server without an index does per query.
+
+/** Read every file, count case-insensitive occurrences of each query word, return the 10 best. */
+export async function linearScanQuery(files: readonly string[], query: string, concurrency = 32): Promise<{ file: string; count: number }[]> {
+  const terms = query.toLowerCase().split(/\s+/).filter((term) => term.length > 0);
+  const best: { file: string; count: number }[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const file = files[next++] as string;
+      const text = (await readFile(file, 'utf8')).toLowerCase();
+      let count = 0;
+      for (const term of terms) {
+        for (let at = text.indexOf(term); at !== -1; at = text.indexOf(term, at + term.length)) count++;
+      }
+      if (count === 0) continue;
+      if (best.length < 10 || count > (best[best.length - 1] as { count: number }).count) {
+        best.push({ file, count });
+        best.sort((a, b) => b.count - a.count);
+        if (best.length > 10) best.pop();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return best;
+}
+
+/** Time the linear scan over `queries` (the file list is made once, untimed); stops early past `budgetMs`. */
+export async function measureLinearScan(files: readonly string[], queries: readonly string[], budgetMs: number): Promise<number[]> {
+  const samples: number[] = [];
+  const started = performance.now();
+  for (const query of queries) {
+    const t = performance.now();
+    await withTimeout(linearScanQuery(files, query), 120_000, `a linear scan for "${query}"`);
+    samples.push(performance.now() - t);
+    if (samples.length >= 3 && performance.now() - started > budgetMs) break;
+  }
+  return samples;
+}
+
+// ---------------------------------------------------------------------------
+// The steps.
+
+export interface Step {
+  name: string;
+  run: (run: SizeRun) => Promise<void>;
+  /** when it fails, the remaining steps of this size are skipped */
+  essential?: boolean;
+}
+
+async function stepPrepareVault(run: SizeRun): Promise<void> {
+  run.vault = await withTimeout(ensureVault(run.notes, run.options.seed), limit(run.notes, 120_000, 5), 'the vault to be generated');
+  const files = await listNoteFiles(run.vault.dir);
+  run.info.files = files.length;
+  if (files.length !== run.notes) throw new Error(`${run.vault.dir} holds ${files.length} notes, not ${run.notes}; delete it and run again`);
+  progress(
+    `  ${run.vault.generatedNow ? `generated in ${formatMs(run.vault.generateMs ?? 0)}` : 'reused'}: ${run.vault.dir} (${files.length.toLocaleString('en')} notes, ${run.vault.folders} folders, ${(run.vault.bytes / 1e6).toFixed(0)} MB)`,
+  );
+}
+
+async function stepColdStart(run: SizeRun): Promise<void> {
+  const vault = needVault(run);
+  await rm(path.dirname(cachePathFor(vault.dir)), { recursive: true, force: true });
+  const server = await startServer(vault.dir);
+  try {
+    record(run, 'initialize_cold', server.initializeMs);
+    if (server.initializeCpuMs !== undefined) record(run, 'initialize_cold_cpu', server.initializeCpuMs);
+    record(run, 'cold_searchable', await waitUntilSearchable(server, run.queries[0] ?? 'project', limit(run.notes, 60_000, 15)));
+    record(run, 'cold_searchable_cpu', await cpuTimeMs(server.pid, true));
+    run.info.coldSearchableProcessCpuMs = await cpuTimeMs(server.pid);
+    record(run, 'cold_searchable_rss', await peakRssMb(server.pid));
+    const read = await serverReadLine(server);
+    if (read) {
+      record(run, 'cold_server_read', read.ms);
+      run.info.coldNotesRead = read.notes;
+    }
+    // The server saves the cache right after loading; a warm start needs it complete.
+    record(run, 'cold_cache_saved', await waitForCacheSaved(server, vault.dir, limit(run.notes, 60_000, 5)));
+    record(run, 'cold_peak_rss', await peakRssMb(server.pid));
+    run.info.coldCacheSavedProcessCpuMs = await cpuTimeMs(server.pid);
+    run.info.cacheBytes = (await stat(cachePathFor(vault.dir))).size;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function stepWarmStart(run: SizeRun): Promise<void> {
+  const vault = needVault(run);
+  if (!existsSync(cachePathFor(vault.dir))) throw new SkipError('skipped: there is no index cache (the cold start failed)');
+  const server = await startServer(vault.dir);
+  run.server = server;
+  record(run, 'initialize_warm', server.initializeMs);
+  if (server.initializeCpuMs !== undefined) record(run, 'initialize_warm_cpu', server.initializeCpuMs);
+  record(run, 'warm_searchable', await waitUntilSearchable(server, run.queries[0] ?? 'project', limit(run.notes, 30_000, 3)));
+  record(run, 'warm_searchable_cpu', await cpuTimeMs(server.pid, true));
+  run.info.warmSearchableProcessCpuMs = await cpuTimeMs(server.pid);
+  record(run, 'warm_searchable_rss', await peakRssMb(server.pid));
+  const read = await serverReadLine(server);
+  if (read) {
+    record(run, 'warm_server_read', read.ms);
+    run.info.warmNotesRead = read.notes;
+    if (!read.fromCache) throw new Error('the warm start did not use the index cache');
+    if (read.notes !== run.notes) throw new Error(`the server read ${read.notes} notes, not ${run.notes}`);
+  }
+}
+
+async function stepEditsTracked(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  const files = await listNoteFiles(needVault(run).dir);
+  const file = files[files.length >>> 1];
+  if (file === undefined) throw new Error('the vault has no notes');
+  record(run, 'edits_tracked', await waitUntilEditsTracked(server, file, limit(run.notes, 60_000, 2)));
+}
+
+async function stepSearchLatency(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  const warmup = generateQueries(run.options.querySeed + 1, run.options.warmupQueries);
+  await measureCalls(server, warmup.map((query) => ({ name: 'search_notes', args: { query } })));
+  const { samples, totals } = await measureCalls(server, run.queries.map((query) => ({ name: 'search_notes', args: { query } })));
+  const summary = summarize(samples);
+  run.summaries.search_notes = summary;
+  run.info.searchMeanHits = totals.reduce((a, b) => a + b, 0) / totals.length;
+  record(run, 'search_median', summary.median);
+  record(run, 'search_p95', summary.p95);
+}
+
+async function stepListLatency(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  // The five most used tags (the generator draws tags Zipf-weighted in this order).
+  const tags = getTags().slice(0, 5);
+  const calls = Array.from({ length: run.options.listCalls }, (_, i) => ({
+    name: 'list_notes',
+    args: { tag: `#${tags[i % tags.length] ?? 'flashcards'}`, sort: 'updated' },
+  }));
+  await measureCalls(server, calls.slice(0, 5));
+  const { samples, totals } = await measureCalls(server, calls);
+  const summary = summarize(samples);
+  run.summaries.list_notes = summary;
+  run.info.listTags = tags;
+  run.info.listMeanTotal = totals.reduce((a, b) => a + b, 0) / totals.length;
+  record(run, 'list_median', summary.median);
+  record(run, 'list_p95', summary.p95);
+}
+
+async function stepOutsideEdits(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  const files = await listNoteFiles(needVault(run).dir);
+  const samples = await measureOutsideEdits(server, files, { edits: run.options.edits, seed: run.options.seed + run.notes });
+  const summary = summarize(samples);
+  run.summaries.outside_edit = summary;
+  record(run, 'edit_median', summary.median);
+  record(run, 'edit_p95', summary.p95);
+}
+
+async function stepWarmRss(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  record(run, 'warm_peak_rss', await peakRssMb(server.pid));
+}
+
+async function stepStopServer(run: SizeRun): Promise<void> {
+  const server = run.server;
+  run.server = undefined;
+  await server?.stop();
+}
+
+async function stepLinearScan(run: SizeRun): Promise<void> {
+  const files = await listNoteFiles(needVault(run).dir);
+  const queries = run.queries.slice(0, run.options.scanQueries);
+  await linearScanQuery(files, queries[0] ?? 'project'); // warm the page cache, untimed
+  const samples = await measureLinearScan(files, queries, run.options.scanBudgetMs);
+  const summary = summarize(samples);
+  run.summaries.linear_scan = summary;
+  record(run, 'scan_median', summary.median);
+  const search = run.metrics.search_median;
+  if (search === undefined) throw new SkipError('no speed-up: search_notes latency is missing');
+  record(run, 'speedup', summary.median / search);
+}
+
+/** The main flow, in order, for each vault size. */
+export const STEPS: Step[] = [
+  { name: 'prepare the vault', run: stepPrepareVault, essential: true },
+  { name: 'cold start (no index cache)', run: stepColdStart },
+  { name: 'warm start (index cache)', run: stepWarmStart },
+  { name: 'outside edits tracked', run: stepEditsTracked },
+  { name: 'search_notes latency', run: stepSearchLatency },
+  { name: 'list_notes latency', run: stepListLatency },
+  { name: 'outside edit → searchable', run: stepOutsideEdits },
+  { name: 'peak RSS of the warm server', run: stepWarmRss },
+  { name: 'stop the server', run: stepStopServer },
+  { name: 'linear-scan baseline', run: stepLinearScan },
+];
+
+export function newRun(notes: number, options: BenchOptions): SizeRun {
+  return {
+    notes,
+    options,
+    queries: generateQueries(options.querySeed, options.searchQueries),
+    metrics: {},
+    summaries: {},
+    info: {},
+    errors: [],
+    loadAvg: [],
+  };
+}
+
+export async function runSize(run: SizeRun, steps: readonly Step[] = STEPS): Promise<void> {
+  try {
+    for (const step of steps) {
+      if (aborting) break;
+      const load = os.loadavg()[0] ?? 0;
+      run.loadAvg.push(load);
+      progress(`${run.notes.toLocaleString('en')} notes: ${step.name}… (load average ${load.toFixed(2)})`);
+      const started = performance.now();
+      try {
+        await step.run(run);
+        progress(`  done in ${formatMs(performance.now() - started)}`);
+        if (run.server && !run.server.exited()) {
+          // The server's peak RSS so far, after each step: which step raised it.
+          const peaks = (run.info.warmPeakRssMbAfterStep ??= {}) as Record<string, number>;
+          peaks[step.name] = Math.round(await peakRssMb(run.server.pid).catch(() => Number.NaN));
+        }
+      } catch (error) {
+        const text = message(error);
+        run.errors.push({ step: step.name, message: text });
+        progress(error instanceof SkipError ? `  ${text}` : `  FAILED: ${text}`);
+        if (step.essential) break;
+      }
+    }
+  } finally {
+    const server = run.server;
+    run.server = undefined;
+    await server?.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Machine info, table, JSON.
+
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memoryGB: number;
+  node: string;
+  os: string;
+  platform: string;
+}
+
+export function machineInfo(): MachineInfo {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1];
+    if (model) cpu = model.trim();
+  } catch {
+    // not Linux: os.cpus() it is
+  }
+  let distro: string | undefined;
+  try {
+    distro = /^PRETTY_NAME="?([^"\n]+)"?$/m.exec(readFileSync('/etc/os-release', 'utf8'))?.[1];
+  } catch {
+    // no os-release
+  }
+  return {
+    cpu,
+    cores: os.availableParallelism(),
+    memoryGB: Math.round((os.totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    os: `${distro ?? os.type()} (${os.type()} ${os.release()})`,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+function gitState(): Promise<{ commit?: string; dirty?: boolean }> {
+  const git = (args: string[]): Promise<string> =>
+    new Promise((resolve, reject) => {
+      execFile('git', args, { cwd: ROOT, timeout: 5000 }, (error, stdout) => (error ? reject(error) : resolve(String(stdout))));
+    });
+  return Promise.all([git(['rev-parse', 'HEAD']), git(['status', '--porcelain'])]).then(
+    ([head, status]) => ({ commit: head.trim(), dirty: status.trim() !== '' }),
+    () => ({}),
+  );
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  if (ms < 100) return `${ms.toFixed(1)} ms`;
+  if (ms < 10_000) return `${Math.round(ms).toLocaleString('en')} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+export function formatValue(value: number, unit: MetricDef['unit']): string {
+  switch (unit) {
+    case 'ms':
+      return formatMs(value);
+    case 'MB':
+      return `${Math.round(value).toLocaleString('en')} MB`;
+    case '×':
+      return `${value >= 10 ? Math.round(value).toLocaleString('en') : value.toFixed(1)}×`;
+    case 'notes':
+      return Math.round(value).toLocaleString('en');
+  }
+}
+
+function formatTarget(target: Target | undefined, unit: MetricDef['unit']): string {
+  if (!target) return '';
+  return `${target.op === '<=' ? '≤' : '≥'} ${formatValue(target.value, unit)}`;
+}
+
+/** The table of figures, one column per vault size; a miss of a target is marked ✗ (targets apply up to 10,000 notes). */
+export function renderTable(runs: readonly SizeRun[], machine: MachineInfo): string {
+  const header = ['', 'target', ...runs.map((run) => `${run.notes.toLocaleString('en')} notes`)];
+  const rows: string[][] = [];
+  for (const [key, def] of Object.entries(METRICS) as [MetricKey, MetricDef][]) {
+    if (!runs.some((run) => run.metrics[key] !== undefined)) continue;
+    rows.push([
+      def.label,
+      formatTarget(def.target, def.unit),
+      ...runs.map((run) => {
+        const value = run.metrics[key];
+        if (value === undefined) return '—';
+        const miss = def.target && run.notes <= TARGET_NOTES && !meetsTarget(value, def.target);
+        return `${formatValue(value, def.unit)}${miss ? ' ✗' : ''}`;
+      }),
+    ]);
+  }
+  const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => (row[column] ?? '').length)));
+  const line = (row: string[]): string =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('   ');
+  const rule = '─'.repeat(widths.reduce((a, b) => a + b, 0) + 3 * (widths.length - 1));
+  const out = [
+    `dexi-vault benchmark — ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, ${machine.os}`,
+    rule,
+    line(header),
+    rule,
+    ...rows.map(line),
+    rule,
+  ];
+  for (const run of runs) {
+    const vault = run.vault;
+    if (vault) out.push(`${run.notes.toLocaleString('en')} notes: ${vault.folders} folders, ${(vault.bytes / 1e6).toFixed(0)} MB of Markdown, ~${vault.wordsPerNote} words a note (seed ${vault.seed})`);
+    for (const error of run.errors) out.push(`${run.notes.toLocaleString('en')} notes, ${error.step}: ${error.message.split('\n')[0]}`);
+  }
+  const loads = runs.flatMap((run) => run.loadAvg);
+  if (loads.length > 0) {
+    const high = Math.max(...loads);
+    out.push(
+      `Load average (1 min) at the steps: ${Math.min(...loads).toFixed(2)}–${high.toFixed(2)} on ${machine.cores} cores${
+        high > machine.cores * 0.75 ? ' — other work was running; wall times are inflated (CPU times much less so)' : ''
+      }.`,
+    );
+  }
+  out.push(`Targets (issue 3) apply to the ${TARGET_NOTES.toLocaleString('en')}-note vault; ✗ marks a miss.`);
+  return out.join('\n');
+}
+
+export function resultsJson(runs: readonly SizeRun[], context: { machine: MachineInfo; git: object; options: BenchOptions; startedAt: Date; aborted?: string }): object {
+  const finishedAt = new Date();
+  return {
+    benchmark: 'dexi-vault (npm run bench)',
+    startedAt: context.startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationS: Math.round((finishedAt.getTime() - context.startedAt.getTime()) / 1000),
+    ...(context.aborted ? { aborted: context.aborted } : {}),
+    machine: context.machine,
+    git: context.git,
+    options: context.options,
+    method: {
+      server: 'node dist/cli/main.js serve --vault DIR, over stdio through the MCP SDK client (StdioClientTransport); times are measured in the client',
+      coldStart: '<vault>/.dexi/cache deleted; spawn → first search_notes answered without error (polled every 50 ms). The OS page cache is warm.',
+      warmStart: 'restart after the cold run saved its cache; spawn → first search_notes answered',
+      latency: 'round trip of one tools/call as seen by the client, after warm-up calls; percentiles are nearest-rank',
+      outsideEdit: 'a nonsense word appended by writing the whole file in place; then search_notes polled every 10 ms until it finds the note; the note is put back after each edit',
+      cpuTime: 'user + system CPU time of the server main thread from /proc/<pid>/task/<pid>/stat, read when the figure above it was taken (info.*ProcessCpuMs: all threads)',
+      peakRss: 'VmHWM of the server process from /proc/<pid>/status; 1 MB = 10^6 bytes',
+      linearScan:
+        'in the benchmark process, per query: read every .md file (32 reads in flight), lower-case, count the occurrences of each query word, keep the 10 best; file list made once, untimed; page cache warm',
+      targets: `issue 3 targets, for ${TARGET_NOTES.toLocaleString('en')} notes`,
+    },
+    sizes: runs.map((run) => ({
+      notes: run.notes,
+      vault: run.vault,
+      metrics: Object.fromEntries(
+        (Object.entries(METRICS) as [MetricKey, MetricDef][])
+          .filter(([key]) => run.metrics[key] !== undefined)
+          .map(([key, def]) => {
+            const value = run.metrics[key] as number;
+            const rounded = Math.round(value * 1000) / 1000;
+            return [key, { label: def.label.trim(), unit: def.unit, value: rounded, ...(def.target ? { target: def.target, meetsTarget: meetsTarget(value, def.target) } : {}) }];
+          }),
+      ),
+      summaries: Object.fromEntries(
+        Object.entries(run.summaries).map(([name, summary]) => [
+          name,
+          Object.fromEntries(Object.entries(summary).map(([field, value]) => [field, Math.round((value as number) * 1000) / 1000])),
+        ]),
+      ),
+      info: run.info,
+      loadAvg1AtSteps: run.loadAvg.map((load) => Math.round(load * 100) / 100),
+      errors: run.errors,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Main.
+
+function stopAllNow(): void {
+  for (const server of liveServers) killHard(server.pid);
+  liveServers.clear();
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (!existsSync(CLI)) {
+    process.stderr.write(`The built server ${CLI} is missing; run "npm run build" first (npm run bench does).\n`);
+    return 1;
+  }
+  await mkdir(BENCH_DIR, { recursive: true });
+  const recovered = await recoverInterruptedEdits();
+  if (recovered > 0) progress(`put back ${recovered} note(s) an interrupted run had left edited`);
+
+  const startedAt = new Date();
+  const machine = machineInfo();
+  const git = await gitState();
+  const runs: SizeRun[] = [];
+  const write = async (aborted?: string): Promise<void> => {
+    await mkdir(path.dirname(options.out), { recursive: true });
+    await writeFile(options.out, `${JSON.stringify(resultsJson(runs, { machine, git, options, startedAt, aborted }), null, 2)}\n`);
+  };
+
+  // Never hang, never leave a server behind.
+  const abort = (reason: string, code: number): void => {
+    if (aborting) return;
+    aborting = true;
+    progress(`${reason}: stopping the servers and writing what was measured so far`);
+    stopAllNow();
+    void recoverInterruptedEdits()
+      .catch(() => undefined)
+      .then(() => write(reason))
+      .catch(() => undefined)
+      .finally(() => process.exit(code));
+    setTimeout(() => process.exit(code), 5000).unref();
+  };
+  const watchdog = setTimeout(() => abort(`the run took longer than --timeout-min ${options.timeoutMin}`, 1), options.timeoutMin * 60_000);
+  watchdog.unref();
+  const onSignal = (signal: NodeJS.Signals): void => abort(`interrupted by ${signal}`, 130);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  process.once('exit', stopAllNow);
+
+  progress(`sizes ${options.sizes.map((n) => n.toLocaleString('en')).join(', ')}; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+  try {
+    for (const notes of options.sizes) {
+      const run = newRun(notes, options);
+      runs.push(run);
+      await runSize(run);
+    }
+  } finally {
+    clearTimeout(watchdog);
+    stopAllNow();
+  }
+  await write();
+  process.stdout.write(`\n${renderTable(runs, machine)}\nFigures written to ${path.relative(process.cwd(), options.out) || options.out}\n`);
+  return runs.some((run) => run.errors.length > 0) ? 1 : 0;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      stopAllNow();
+      process.stderr.write(`The benchmark stopped on an unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
