@@ -370,7 +370,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * new ones added, vanished ones dropped.
    */
   async reconcile(): Promise<void> {
-    const scan = await scanVault(this.root, this.options.log, (vaultPath, size) => this.logOversize(vaultPath, size));
+    const scan = await scanVault(this.root, this.options.log);
     this.folderSet.clear();
     for (const folder of scan.folders) this.folderSet.add(folder);
     const seen = new Set<string>();
