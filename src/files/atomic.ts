@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, unlink } from 'node:fs/promises';
+import { constants, fstatSync, lstatSync, renameSync, type BigIntStats, type Stats } from 'node:fs';
+import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -13,13 +14,22 @@ export function tempPathFor(target: string): string {
   return path.join(path.dirname(target), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}-${path.basename(target)}`);
 }
 
-async function writeTemp(temp: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const handle = await open(temp, 'wx', mode ?? 0o644);
+/** Write a temporary file durably; returns its stats (a rename keeps them), plain and exact. */
+async function writeTemp(
+  temp: string,
+  data: string | Uint8Array,
+  options: { mode?: number; times?: { atime: Date; mtime: Date } } = {},
+): Promise<{ stats: Stats; exact: BigIntStats }> {
+  const handle = await open(temp, 'wx', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);
+    // The umask narrows the mode given to open; a note's own mode is kept exactly.
+    if (options.mode !== undefined) await handle.chmod(options.mode);
+    if (options.times) await handle.utimes(options.times.atime, options.times.mtime);
     // Security: flush before the rename so a crash never leaves a renamed
     // but empty file where the person's note was.
     await handle.sync();
+    return { stats: await handle.stat(), exact: await handle.stat({ bigint: true }) };
   } finally {
     await handle.close();
   }
@@ -28,8 +38,7 @@ async function writeTemp(temp: string, data: string | Uint8Array, mode?: number)
 /**
  * Replace a file atomically: a crash leaves either the old or the new
  * content, never half of one. `beforeRename` runs just before the rename and
- * may throw to abandon the write (used to detect an editor's concurrent
- * change).
+ * may throw to abandon the write.
  */
 export async function replaceFileAtomic(
   target: string,
@@ -37,7 +46,7 @@ export async function replaceFileAtomic(
   options: { mode?: number; beforeRename?: () => Promise<void> } = {},
 ): Promise<void> {
   const temp = tempPathFor(target);
-  await writeTemp(temp, data, options.mode);
+  await writeTemp(temp, data, options.mode === undefined ? {} : { mode: options.mode });
   try {
     await options.beforeRename?.();
     await rename(temp, target);
@@ -60,4 +69,188 @@ export async function createFileExclusive(target: string, data: string | Uint8Ar
   } finally {
     await unlink(temp).catch(() => undefined);
   }
+}
+
+/** A regular file opened for reading, with what it held when read. The caller closes `handle`. */
+export interface OpenedFile {
+  handle: FileHandle;
+  /** Identity (dev, ino) and size, times and mode, from the handle itself. */
+  stats: BigIntStats;
+  bytes: Buffer;
+}
+
+export type OpenOutcome = { kind: 'file'; file: OpenedFile } | { kind: 'missing' } | { kind: 'not-a-file' } | { kind: 'too-large'; size: number };
+
+// Security: O_NOFOLLOW refuses a symbolic link in the last component, so a
+// note replaced by a link is never read through it; O_NONBLOCK keeps a FIFO
+// named like a note from blocking the open (it is then refused as not a file).
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Read a whole file from offset 0 through an open handle (the handle's position is not used). */
+export async function readWhole(handle: FileHandle, sizeHint: number, maxBytes: number): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let chunkSize = Math.min(Math.max(sizeHint + 1, 4096), maxBytes + 1);
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(chunkSize);
+    const { bytesRead } = await handle.read(buffer, 0, chunkSize, total);
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) return 'too-large';
+    chunkSize = Math.min(64 * 1024, maxBytes + 1 - total);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+}
+
+/**
+ * Open a regular file and read it through the same handle, so that the
+ * identity and the content belong to one and the same file even if it is
+ * replaced meanwhile. Symbolic links, folders, FIFOs and devices are "not a
+ * file"; a file over `maxBytes` is "too large" and is not read.
+ */
+export async function openRegularFile(absolute: string, maxBytes: number): Promise<OpenOutcome> {
+  let handle: FileHandle;
+  try {
+    handle = await open(absolute, READ_FLAGS);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO' || code === 'EMLINK') return { kind: 'not-a-file' };
+    throw error;
+  }
+  try {
+    const stats = await handle.stat({ bigint: true });
+    if (!stats.isFile()) {
+      await handle.close();
+      return { kind: 'not-a-file' };
+    }
+    if (stats.size > BigInt(maxBytes)) {
+      await handle.close();
+      return { kind: 'too-large', size: Number(stats.size) };
+    }
+    const bytes = await readWhole(handle, Number(stats.size), maxBytes);
+    if (bytes === 'too-large') {
+      const size = Number((await handle.stat({ bigint: true })).size);
+      await handle.close();
+      return { kind: 'too-large', size };
+    }
+    return { kind: 'file', file: { handle, stats, bytes } };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function sameState(a: BigIntStats, b: BigIntStats): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+export type GuardedOutcome =
+  /** The new content is in place, and nobody wrote the old file meanwhile; `stats` are the new file's. */
+  | { outcome: 'replaced'; stats: Stats }
+  /** The file changed, moved or went before the rename: nothing was written. */
+  | { outcome: 'changed' }
+  /**
+   * The new content is in place, but someone wrote into the old file just
+   * as it was replaced: `bytes` is what the old file holds now, which is no
+   * longer in the vault. The caller puts it back and redoes its edit on it.
+   */
+  | { outcome: 'displaced'; bytes: Buffer; written: FileIdentity; stats: Stats };
+
+/** Which file a path names: device and inode. */
+export interface FileIdentity {
+  dev: bigint;
+  ino: bigint;
+}
+
+export function isSameFile(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+export interface GuardedOptions {
+  /** The file's mode, kept on the new file. */
+  mode?: number;
+  /** Times to give the new file (an id stamp keeps the modification time). */
+  times?: { atime: Date; mtime: Date };
+  maxBytes: number;
+  /**
+   * Test seam: runs after the new content is written to its temporary file
+   * and before the checks. This is the window in which another program's
+   * write would be lost if it were not detected; tests put an editor's save
+   * here to show that it is. The server itself never sets it.
+   */
+  beforeCheck?: () => Promise<void>;
+  /**
+   * Whether the old file may still be being written by another program (it
+   * changed moments ago, and not by this server): then it is looked at once
+   * more, shortly after the rename. Default true.
+   */
+  mayBeBusy?: boolean;
+  /** Test seam: runs right after the rename, before the old file is looked at again. */
+  afterRename?: () => Promise<void>;
+}
+
+/** How long after its last write a file counts as possibly still being written. */
+const BUSY_MS = 250;
+const SECOND_LOOK_MS = 25;
+
+/**
+ * Replace `target`, which was read as `base`, with `data`, unless the file
+ * changed since it was read. The checks, just before the rename:
+ *
+ * - the content, read again through the handle that read it first, is the
+ *   same bytes (so an in-place write, even one that keeps size and times, is
+ *   seen);
+ * - the path still names the same file (device and inode: an editor that
+ *   saves by renaming a new file over the note replaces the inode), and the
+ *   file's size and change times are as they were after that second read.
+ *
+ * The last check and the rename are synchronous calls, back to back, so the
+ * window in which another program's rename could still slip in is a few
+ * microseconds rather than an event-loop turn. Without an atomic
+ * compare-and-rename in POSIX it cannot be closed entirely; SECURITY.md says so.
+ *
+ * After the rename, the old file is read once more through the handle (and
+ * once again shortly after if it was being written to): a program that had
+ * it open and wrote into it as it was replaced has written into a file that
+ * is no longer in the vault, and the caller is told so ("displaced").
+ */
+export async function replaceGuarded(target: string, data: string | Uint8Array, base: OpenedFile, options: GuardedOptions): Promise<GuardedOutcome> {
+  const temp = tempPathFor(target);
+  const tempOptions: { mode?: number; times?: { atime: Date; mtime: Date } } = {};
+  if (options.mode !== undefined) tempOptions.mode = options.mode;
+  if (options.times !== undefined) tempOptions.times = options.times;
+  const written = await writeTemp(temp, data, tempOptions);
+  let renamed = false;
+  try {
+    await options.beforeCheck?.();
+    const before = await base.handle.stat({ bigint: true });
+    const now = await readWhole(base.handle, base.bytes.length, options.maxBytes);
+    if (now === 'too-large' || !now.equals(base.bytes)) return { outcome: 'changed' };
+    // Security: from here to the rename, no await: nothing else of this process runs in between.
+    let atPath: BigIntStats;
+    try {
+      atPath = lstatSync(target, { bigint: true });
+    } catch {
+      return { outcome: 'changed' };
+    }
+    const held = fstatSync(base.handle.fd, { bigint: true });
+    if (!atPath.isFile() || !isSameFile(atPath, base.stats) || !sameState(held, before)) return { outcome: 'changed' };
+    renameSync(temp, target);
+    renamed = true;
+  } finally {
+    if (!renamed) await unlink(temp).catch(() => undefined);
+  }
+  await options.afterRename?.();
+
+  // No size limit here: whatever the old file holds now exists nowhere else.
+  let after = (await readWhole(base.handle, base.bytes.length, Number.MAX_SAFE_INTEGER)) as Buffer;
+  const lastWrite = (await base.handle.stat({ bigint: true })).mtimeMs;
+  if (after.equals(base.bytes) && options.mayBeBusy !== false && Date.now() - Number(lastWrite) < BUSY_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SECOND_LOOK_MS));
+    after = (await readWhole(base.handle, base.bytes.length, Number.MAX_SAFE_INTEGER)) as Buffer;
+  }
+  const stats = written.stats;
+  return after.equals(base.bytes) ? { outcome: 'replaced', stats } : { outcome: 'displaced', bytes: after, written: { dev: written.exact.dev, ino: written.exact.ino }, stats };
 }

@@ -1,8 +1,10 @@
 /**
  * Characters no common file system or sync tool accepts in a file name
- * (Windows is the strictest), plus those that break Obsidian's wiki links.
+ * (Windows is the strictest), plus those that break Obsidian's wiki links,
+ * plus lone UTF-16 surrogates: the file system would store U+FFFD instead,
+ * so the name on disk would differ from the one the note was created under.
  */
-const FORBIDDEN = /[\\/:*?"<>|#^[\]\u0000-\u001f\u007f]/gu;
+const FORBIDDEN = /[\\/:*?"<>|#^[\]\u0000-\u001f\u007f\uD800-\uDFFF]/gu;
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 /** Bytes, leaving room for a ` 999` suffix and `.md` under the usual 255. */
 const MAX_NAME_BYTES = 200;

@@ -58,3 +58,48 @@ export async function resolveInside(realRoot: string, vaultPath: string): Promis
     }
   }
 }
+
+/**
+ * Why a vault-relative folder path cannot be created as given, or undefined
+ * when it can. Pure: whole segments, no `.`/`..`, no hidden or control
+ * characters, no absolute paths, no backslashes (a separator on Windows).
+ */
+export function folderPathProblem(folder: string): string | undefined {
+  if (folder === '') return 'it is empty';
+  if (path.isAbsolute(folder) || /^[A-Za-z]:/.test(folder)) return 'it is an absolute path';
+  if (folder.includes('\\')) return 'it contains a backslash';
+  if (/[\u0000-\u001f\u007f]/.test(folder)) return 'it contains control characters';
+  if (Buffer.byteLength(folder) > 1024) return 'it is longer than 1024 bytes';
+  for (const segment of folder.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') return 'it is not a plain path of folder names';
+    if (Buffer.byteLength(segment) > 255) return 'a folder name in it is longer than 255 bytes, more than file systems allow';
+    if (segment.startsWith('.') || segment === 'node_modules') return 'it names a hidden folder, which is not part of the vault';
+  }
+  return undefined;
+}
+
+const CASE_INSENSITIVE = process.platform === 'darwin' || process.platform === 'win32';
+
+/** Whether two absolute paths name the same place, compared as the platform's usual file system compares names. */
+export function samePath(a: string, b: string): boolean {
+  return CASE_INSENSITIVE ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/**
+ * Whether the folder holding `absolute` is reached through a symbolic link
+ * (any segment below the root): its real path differs from the path itself.
+ * `realRoot` must already be a real path. A missing folder is not a link.
+ */
+export async function inLinkedFolder(realRoot: string, absolute: string): Promise<boolean> {
+  const dir = path.dirname(absolute);
+  if (dir === realRoot) return false;
+  let real: string;
+  try {
+    real = await realpath(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    throw error;
+  }
+  return !samePath(real, dir);
+}

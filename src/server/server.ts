@@ -5,7 +5,9 @@ import { hasScope } from '../access/policy.js';
 import { DexiError } from '../vault/errors.js';
 import type { Logger } from '../vault/vault.js';
 import type { ToolContext, ToolDefinition } from '../tools/tool.js';
+import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult } from './errors.js';
+import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 
 export interface ServerOptions {
   name: string;
@@ -14,7 +16,12 @@ export interface ServerOptions {
   context: ToolContext;
   instructions: string;
   log: Logger;
+  /** Defaults: DEFAULT_LIMITS. */
+  limits?: Partial<ServerLimits>;
 }
+
+/** The JSON-RPC envelope around a result: `{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],"structuredContent":…}}`. */
+const ENVELOPE_BYTES = 1024;
 
 function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
   const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
@@ -40,6 +47,9 @@ function acceptedKeys(tool: ToolDefinition): string[] {
  */
 export function createMcpServer(options: ServerOptions): Server {
   const { context, log } = options;
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  // Per connection: one client cannot make the server run unbounded work at once.
+  const gate = new CallGate(limits);
   const policy = context.view.policy;
   const server = new Server(
     { name: options.name, version: options.version },
@@ -60,7 +70,7 @@ export function createMcpServer(options: ServerOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) {
       return errorResult(`There is no tool named ${request.params.name}. Available: ${listed.map((item) => item.name).join(', ')}.`);
@@ -74,15 +84,33 @@ export function createMcpServer(options: ServerOptions): Server {
     if (unknown.length > 0) return errorResult(describeUnknownArguments(tool.name, unknown, accepted));
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return errorResult(describeInvalidArguments(tool.name, parsed.error));
+    const release = await gate.enter(extra.signal);
+    if (!release) {
+      return errorResult(
+        `This connection already has ${limits.maxRunning} tool calls running and ${limits.maxWaiting} waiting, the most it takes at once; ` +
+          `wait for some to finish, then call ${tool.name} again.`,
+      );
+    }
     try {
       const result = await tool.handler(parsed.data, context);
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+      const text = JSON.stringify(result);
+      // The one place every answer passes: none may exceed what the transport carries.
+      const bytes = answerBytesOfJson(text) + ENVELOPE_BYTES;
+      if (bytes > limits.maxResponseBytes) {
+        const outcome = tool.annotations.readOnlyHint
+          ? 'Nothing was changed. Ask for less at once (a smaller size or limit); a single note this large can be read only in an editor.'
+          : 'The change was made; only this answer is left out, so do not repeat the call.';
+        return errorResult(`The answer of ${tool.name} would be ${formatMiB(bytes)} as JSON, over the ${formatMiB(limits.maxResponseBytes)} one answer may hold. ${outcome}`);
+      }
+      return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
     } catch (error) {
       if (error instanceof DexiError) return errorResult(error.message);
       const code = (error as NodeJS.ErrnoException).code;
       log(`${tool.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       const detail = code === 'EACCES' || code === 'EPERM' ? ' (permission denied on the vault folder)' : code === 'ENOSPC' ? ' (the disk is full)' : '';
       return errorResult(`${tool.name} could not finish${detail}. Nothing was lost; try again, and see the server log if it keeps failing.`);
+    } finally {
+      release();
     }
   });
   return server;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { dueCards, isCard, normaliseDeckTags, scheduleOf } from '../review/deck.js';
 import { gradeCard, type Grade } from '../review/sm2.js';
-import { NoteNotFoundError, NotInReviewError } from '../vault/errors.js';
+import { DexiError, NoteNotFoundError, NotInReviewError } from '../vault/errors.js';
 import { formatIso } from '../vault/time.js';
+import { answerBytes, formatMiB, MAX_RESPONSE_BYTES } from './budget.js';
 import { intParam, noteId, requiredInt } from './schemas.js';
 import { defineTool } from './tool.js';
 
@@ -29,6 +30,7 @@ export const getDueReviewsTool = defineTool({
     'Order: cards already reviewed, most overdue first, then new cards (never graded, is_new true), oldest first. ' +
     'Returns {items: [{id, title, text, due_at, interval_days, repetitions, is_new}], due_count}: text is the full body (the answer); ' +
     'due_count counts every due card, also those beyond limit. An empty list means nothing is due. ' +
+    'Cards are long answers: when the next card would make the answer too large to send, the list stops there and omitted_for_size says how many more were asked for; grade these, then ask again. ' +
     'Errors: "limit must be between 1 and 50".',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -38,6 +40,12 @@ export const getDueReviewsTool = defineTool({
   output: z.object({
     items: z.array(dueItem),
     due_count: z.number().int().min(0).describe('How many cards are due in all, whatever the limit.'),
+    omitted_for_size: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Present when the list stopped early because the next card would have made the answer too large to send: how many of the cards asked for were left out.'),
   }),
   async handler(args, { view, settings, clock }) {
     await view.assertReady();
@@ -46,8 +54,14 @@ export const getDueReviewsTool = defineTool({
     const due = dueCards(view.ownNotes(), decks, now);
     let dueCount = due.length;
     const items: z.infer<typeof dueItem>[] = [];
+    // Cards carry their whole body, and notes may be 4 MiB: the answer is
+    // built within the size one answer may hold (the server refuses larger).
+    const budget = MAX_RESPONSE_BYTES - 64 * 1024;
+    let used = answerBytes({ items: [], due_count: due.length, omitted_for_size: args.limit });
+    let full = false;
+    let omitted = 0;
     for (const card of due) {
-      if (items.length >= args.limit) break;
+      if (items.length + omitted >= args.limit) break;
       let note;
       try {
         note = await view.read(card.record.id);
@@ -65,7 +79,11 @@ export const getDueReviewsTool = defineTool({
         dueCount--;
         continue;
       }
-      items.push({
+      if (full) {
+        omitted++;
+        continue;
+      }
+      const item = {
         id: note.record.id,
         title: note.record.title,
         text: note.body,
@@ -73,9 +91,23 @@ export const getDueReviewsTool = defineTool({
         interval_days: fresh.intervalDays,
         repetitions: fresh.repetitions,
         is_new: fresh.isNew,
-      });
+      };
+      // Two commas: one in each copy of the answer.
+      const cost = answerBytes(item) + 2;
+      if (used + cost > budget) {
+        if (items.length === 0) {
+          throw new DexiError(
+            `The most overdue card, "${note.record.title}", is too large to send (${formatMiB(cost)} as JSON, over the ${formatMiB(budget)} one answer may hold); shorten it in an editor, or remove its deck tag.`,
+          );
+        }
+        full = true;
+        omitted++;
+        continue;
+      }
+      used += cost;
+      items.push(item);
     }
-    return { items, due_count: dueCount };
+    return omitted > 0 ? { items, due_count: dueCount, omitted_for_size: omitted } : { items, due_count: dueCount };
   },
 });
 

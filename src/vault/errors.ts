@@ -56,3 +56,13 @@ export class ConcurrentEditError extends DexiError {
     super('The note kept changing on disk while the server tried to write it; try again in a moment.');
   }
 }
+
+/** A write that would make a note larger than a note may be (it would then be skipped, and vanish from every tool). */
+export class NoteTooLargeError extends DexiError {
+  constructor(bytes: number, limit: number) {
+    super(
+      `The note would be ${bytes.toLocaleString('en')} bytes, over the ${limit.toLocaleString('en')} bytes (${limit / (1024 * 1024)} MiB) a note may hold; ` +
+        'nothing was written. Split the text into several notes.',
+    );
+  }
+}

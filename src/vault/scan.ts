@@ -19,7 +19,11 @@ export interface ScanResult {
  * List the notes and folders of a vault. Symbolic links are neither followed
  * nor listed, so a link can never pull a file from outside into the vault.
  */
-export async function scanVault(root: string, log: (line: string) => void): Promise<ScanResult> {
+export async function scanVault(
+  root: string,
+  log: (line: string) => void,
+  onOversize: (vaultPath: string, size: number) => void = (rel, size) => log(`Skipping ${rel}: ${size} bytes is over the 4 MiB note limit.`),
+): Promise<ScanResult> {
   const files: FileStat[] = [];
   const folders: string[] = [];
   const pending: string[] = [''];
@@ -46,7 +50,7 @@ export async function scanVault(root: string, log: (line: string) => void): Prom
             (stat) => {
               if (!stat.isFile()) return;
               if (stat.size > MAX_NOTE_BYTES) {
-                log(`Skipping ${rel}: ${stat.size} bytes is over the 4 MiB note limit.`);
+                onOversize(rel, stat.size);
                 return;
               }
               files.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, birthtimeMs: stat.birthtimeMs });

@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { lstat, mkdir, readFile, realpath, stat, unlink, utimes } from 'node:fs/promises';
+import { type Stats } from 'node:fs';
+import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { createFileExclusive, replaceFileAtomic } from '../files/atomic.js';
+import { createFileExclusive, isSameFile, openRegularFile, replaceGuarded, type FileIdentity, type GuardedOptions, type OpenedFile } from '../files/atomic.js';
 import { fileNameForTitle, numberedName } from '../files/filenames.js';
 import { parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../files/frontmatter.js';
-import { isWithin, resolveInside } from '../files/paths.js';
+import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
 import { toReviewFrontmatter, type ReviewState } from '../review/sm2.js';
 import type { Clock } from './clock.js';
 import {
   ConcurrentEditError,
   DexiError,
-  FolderNotFoundError,
   NoteCapError,
+  InvalidInputError,
   NoteNotFoundError,
+  NoteTooLargeError,
   NothingToUpdateError,
   ReadOnlyNoteError,
 } from './errors.js';
@@ -36,6 +38,31 @@ export interface VaultOptions {
   readOnly?: boolean;
   /** Names a read-only teammate vault's owner, and namespaces its derived ids. */
   owner?: string;
+  /** Test seams; see VaultTestHooks. Never set by the server. */
+  hooks?: VaultTestHooks;
+}
+
+/**
+ * Test seam, kept to one function: called at two points of every guarded
+ * write of a note, so that a test can put another program's write exactly
+ * where a careless server would lose it. `before-check`: the new content is
+ * in its temporary file, the checks and the rename are next. `after-rename`:
+ * the new content is in place, the old file has not been looked at again yet.
+ */
+export interface VaultTestHooks {
+  duringWrite?: (phase: 'before-check' | 'after-rename', vaultPath: string) => Promise<void>;
+}
+
+/** A note file read through an open handle; the holder closes `file.handle`. */
+interface NoteFile {
+  file: OpenedFile;
+  content: string;
+  /** False when the bytes are not UTF-8 (`content` is then a lossy decoding). */
+  valid: boolean;
+  size: number;
+  mtimeMs: number;
+  atimeMs: number;
+  birthtimeMs: number;
 }
 
 export interface VaultEvents {
@@ -59,9 +86,11 @@ export interface UpdateRequest {
   guard?: (tagsAfter: string[]) => void;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-const LOSSY = new TextDecoder('utf-8');
-const MAX_WRITE_ATTEMPTS = 5;
+// The BOM is kept in the text, so that the text is the file's bytes exactly
+// (its hash theirs, and a write keeps the BOM); the frontmatter reader allows it.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
+const MAX_WRITE_ATTEMPTS = 8;
 const READ_CONCURRENCY = 32;
 const MOVE_GRACE_MS = 400;
 
@@ -78,9 +107,26 @@ export class Vault extends EventEmitter<VaultEvents> {
   private readonly folderSet = new Set<string>();
   private readonly lock = new KeyedLock();
   private loadProgress: LoadProgress = { phase: 'starting', done: 0, total: 0 };
-  /** How many note files were read from disk: a warm start on an unchanged vault reads none. */
-  readonly stats = { filesRead: 0 };
+  /**
+   * `filesRead`: note files read from disk (a warm start on an unchanged vault
+   * reads none). The others count writes of the server that met another
+   * program's write: `writesRedone` found the note changed just before the
+   * rename and redid the edit, `writesPutBack` found a write into the file it
+   * had just replaced and put it back, `conflictCopies` saved a version beside
+   * the note because it changed twice at once.
+   */
+  readonly stats = { filesRead: 0, writesRedone: 0, writesPutBack: 0, conflictCopies: 0 };
   private stopped = false;
+  /** Files skipped for their size, with the size that was logged: one log line per file and size. */
+  private readonly oversized = new Map<string, number>();
+  /**
+   * During the first read only: whether each folder is reached through a
+   * link, asked once per folder. The scan has just walked these folders
+   * without following links; every write checks afresh.
+   */
+  private linkedFolders: Map<string, Promise<boolean>> | undefined;
+  /** The hash of what the server itself last wrote at each path: a file still holding it is not being written by anyone else. */
+  private readonly ownWrites = new Map<string, string>();
 
   private constructor(
     readonly root: string,
@@ -177,10 +223,11 @@ export class Vault extends EventEmitter<VaultEvents> {
    */
   async load(previous: readonly NoteRecord[] = []): Promise<void> {
     this.loadProgress = { phase: 'scanning', done: 0, total: 0 };
-    const scan = await scanVault(this.root, this.options.log);
+    const scan = await scanVault(this.root, this.options.log, (vaultPath, size) => this.logOversize(vaultPath, size));
     for (const folder of scan.folders) this.folderSet.add(folder);
     const before = new Map(previous.map((record) => [record.path, record]));
     this.loadProgress = { phase: 'reading', done: 0, total: scan.files.length };
+    this.linkedFolders = new Map();
 
     // Notes that carry their id are placed first, so that a copy of a note
     // (same id, second path) is the one that gets a new id, not the original.
@@ -201,7 +248,9 @@ export class Vault extends EventEmitter<VaultEvents> {
         this.loadProgress.done++;
       }
     };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker)).finally(() => {
+      this.linkedFolders = undefined;
+    });
     if (this.stopped) return;
 
     const seen = new Set(scan.files.map((file) => file.path));
@@ -233,27 +282,150 @@ export class Vault extends EventEmitter<VaultEvents> {
     return path.join(this.root, ...vaultPath.split('/'));
   }
 
-  private async readBytes(vaultPath: string): Promise<{ bytes: Buffer; content: string; valid: boolean } | undefined> {
+  private logOversize(vaultPath: string, size: number): void {
+    if (this.oversized.get(vaultPath) === size) return;
+    this.oversized.set(vaultPath, size);
+    this.options.log(`Skipping ${vaultPath}: ${size} bytes is over the 4 MiB note limit.`);
+  }
+
+  /**
+   * Open a note file and read it through the open handle, or undefined when
+   * there is no note there: missing, a symbolic link (never followed, read or
+   * written), inside a folder reached through a link, not a regular file, or
+   * over the size limit. The caller must close `file.handle`.
+   */
+  private async openNote(vaultPath: string): Promise<NoteFile | undefined> {
     const abs = this.absolute(vaultPath);
-    let info;
-    try {
-      info = await lstat(abs);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    // Symbolic links are never followed, read or written.
-    if (!info.isFile()) return undefined;
-    if (info.size > MAX_NOTE_BYTES) {
-      this.options.log(`Skipping ${vaultPath}: ${info.size} bytes is over the 4 MiB note limit.`);
-      return undefined;
-    }
-    const bytes = await readFile(abs);
+    // Security: a folder of the vault replaced by a link to elsewhere must not
+    // let its old notes be read or written through it.
+    if (vaultPath.includes('/') && (await this.inLinkedFolder(abs))) return undefined;
+    const opened = await openRegularFile(abs, MAX_NOTE_BYTES);
+    if (opened.kind === 'too-large') this.logOversize(vaultPath, opened.size);
+    if (opened.kind !== 'file') return undefined;
+    const { file } = opened;
     this.stats.filesRead++;
     try {
-      return { bytes, content: UTF8.decode(bytes), valid: true };
-    } catch {
-      return { bytes, content: LOSSY.decode(bytes), valid: false };
+      // Plain (not bigint) times, exactly as the scan reports them, so the cache's comparison holds.
+      const info = await file.handle.stat();
+      let content: string;
+      let valid = true;
+      try {
+        content = UTF8.decode(file.bytes);
+      } catch {
+        content = LOSSY.decode(file.bytes);
+        valid = false;
+      }
+      return { file, content, valid, size: file.bytes.length, mtimeMs: info.mtimeMs, atimeMs: info.atimeMs, birthtimeMs: info.birthtimeMs };
+    } catch (error) {
+      await file.handle.close();
+      throw error;
+    }
+  }
+
+  private inLinkedFolder(absolute: string, fresh = false): Promise<boolean> {
+    const memo = fresh ? undefined : this.linkedFolders;
+    if (!memo) return inLinkedFolder(this.root, absolute);
+    const dir = path.dirname(absolute);
+    let answer = memo.get(dir);
+    if (!answer) memo.set(dir, (answer = inLinkedFolder(this.root, absolute)));
+    return answer;
+  }
+
+  /** Whether a note file is there (see openNote for what counts). */
+  private async exists(vaultPath: string): Promise<boolean> {
+    const note = await this.openNote(vaultPath);
+    await note?.file.handle.close();
+    return note !== undefined;
+  }
+
+  private assertFits(content: string): void {
+    const bytes = Buffer.byteLength(content);
+    if (bytes > MAX_NOTE_BYTES) throw new NoteTooLargeError(bytes, MAX_NOTE_BYTES);
+  }
+
+  /**
+   * Replace a note that was read as `base` with `next`, unless it changed
+   * since (see replaceGuarded). When another program wrote into the old file
+   * just as it was replaced, its text is put back and the caller is told the
+   * note changed, so that it redoes its edit on that text: neither change is
+   * lost. Should the note have changed yet again meanwhile, the other
+   * version is saved beside it as a conflict copy.
+   */
+  private async replaceNote(vaultPath: string, base: NoteFile, next: string, times?: { atime: Date; mtime: Date }): Promise<Stats | 'changed'> {
+    // Security: the temporary file and the rename go where the folder really is; never through a link.
+    if (vaultPath.includes('/') && (await this.inLinkedFolder(this.absolute(vaultPath), true))) return 'changed';
+    const result = await replaceGuarded(this.absolute(vaultPath), next, base.file, this.guardedOptions(vaultPath, base.file, times));
+    if (result.outcome === 'changed') this.stats.writesRedone++;
+    if (result.outcome === 'changed') return 'changed';
+    if (result.outcome === 'replaced') {
+      this.ownWrites.set(vaultPath, hashContent(next));
+      return result.stats;
+    }
+    this.stats.writesPutBack++;
+    this.options.log(`${vaultPath} was written by another program just as the server replaced it; its text is put back and the edit redone on it.`);
+    return (await this.putBack(vaultPath, Buffer.from(next), result.written, result.bytes)) === 'changed' ? 'changed' : result.stats;
+  }
+
+  private guardedOptions(vaultPath: string, file: OpenedFile, times?: { atime: Date; mtime: Date }): GuardedOptions {
+    // The note's permissions stay as they were: a private note stays private.
+    const options: GuardedOptions = {
+      maxBytes: MAX_NOTE_BYTES,
+      mode: Number(file.stats.mode & 0o777n),
+      mayBeBusy: this.ownWrites.get(vaultPath) !== hashContent(file.bytes),
+    };
+    if (times) options.times = times;
+    const hook = this.options.hooks?.duringWrite;
+    if (hook) {
+      options.beforeCheck = () => hook('before-check', vaultPath);
+      options.afterRename = () => hook('after-rename', vaultPath);
+    }
+    return options;
+  }
+
+  /**
+   * Put `theirs` back where the server's `ours` (the file `written`) now is,
+   * and say whether the edit must be redone ('changed') or stands
+   * ('replaced'). When the path no longer holds exactly `ours`, `theirs` is
+   * saved beside the note as a conflict copy instead, and the edit is redone
+   * only if the path holds another file than the one written (a program
+   * saved over it); if it is the written file, changed in place, the edit is
+   * in it already and is not applied twice.
+   */
+  private async putBack(vaultPath: string, ours: Buffer, written: FileIdentity, theirs: Buffer): Promise<'replaced' | 'changed'> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await this.openNote(vaultPath);
+      try {
+        if (!current?.file.bytes.equals(ours)) {
+          await this.saveConflictCopy(vaultPath, theirs);
+          return current && isSameFile(current.file.stats, written) ? 'replaced' : 'changed';
+        }
+        const result = await replaceGuarded(this.absolute(vaultPath), theirs, current.file, this.guardedOptions(vaultPath, current.file));
+        if (result.outcome === 'changed') continue;
+        // A write into `ours` as it was replaced in turn: that version goes beside the note.
+        if (result.outcome === 'displaced') await this.saveConflictCopy(vaultPath, result.bytes);
+        return 'changed';
+      } finally {
+        await current?.file.handle.close();
+      }
+    }
+    await this.saveConflictCopy(vaultPath, theirs);
+    return 'replaced';
+  }
+
+  private async saveConflictCopy(vaultPath: string, bytes: Buffer): Promise<void> {
+    const dir = path.dirname(this.absolute(vaultPath));
+    const name = path.basename(vaultPath).replace(/\.md$/i, '');
+    const stamp = formatIso(this.options.clock.now()).slice(0, 19).replace('T', ' ').replace(/:/g, '');
+    for (let attempt = 1; attempt < 100; attempt++) {
+      const copy = path.join(dir, `${numberedName(`${name} (conflict ${stamp})`, attempt)}.md`);
+      try {
+        await createFileExclusive(copy, bytes);
+        this.stats.conflictCopies++;
+        this.options.log(`${vaultPath} changed twice while the server wrote it; one version is saved as ${path.basename(copy)}.`);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
     }
   }
 
@@ -263,8 +435,8 @@ export class Vault extends EventEmitter<VaultEvents> {
    * still exists elsewhere, which then gets an id of its own). Must run under
    * the file's lock.
    */
-  private async ingest(vaultPath: string, cached?: NoteRecord): Promise<NoteRecord | undefined> {
-    const file = await this.readBytes(vaultPath);
+  private async ingest(vaultPath: string, cached?: NoteRecord, depth = 0): Promise<NoteRecord | undefined> {
+    const file = await this.openNote(vaultPath);
     const atPath = this.atPath(vaultPath);
     if (!file) {
       if (atPath) {
@@ -273,11 +445,23 @@ export class Vault extends EventEmitter<VaultEvents> {
       }
       return undefined;
     }
-    const info = await lstat(this.absolute(vaultPath));
-    const hash = hashContent(file.bytes);
+    let result: NoteRecord | 'again';
+    try {
+      result = await this.ingestFile(vaultPath, file, atPath, cached);
+    } finally {
+      await file.file.handle.close();
+    }
+    if (result !== 'again') return result;
+    // The file changed while its id was being written: read it again, a bounded number of times.
+    if (depth >= MAX_WRITE_ATTEMPTS) throw new ConcurrentEditError();
+    return this.ingest(vaultPath, cached, depth + 1);
+  }
+
+  private async ingestFile(vaultPath: string, file: NoteFile, atPath: NoteRecord | undefined, cached: NoteRecord | undefined): Promise<NoteRecord | 'again'> {
+    const hash = hashContent(file.file.bytes);
     const known = atPath ?? cached;
     if (known && known.hash === hash) {
-      const same: NoteRecord = { ...known, path: vaultPath, folder: folderOf(vaultPath), size: info.size, mtimeMs: info.mtimeMs };
+      const same: NoteRecord = { ...known, path: vaultPath, folder: folderOf(vaultPath), size: file.size, mtimeMs: file.mtimeMs };
       this.place(same);
       if (!atPath) this.emit('note', same, this.bodyOf(file.content, same));
       return same;
@@ -285,26 +469,34 @@ export class Vault extends EventEmitter<VaultEvents> {
 
     // Content changed since the server last saw it: an outside edit, unless
     // this is the first time the server meets the file.
-    const outsideEditMs = known ? info.mtimeMs : undefined;
+    const outsideEditMs = known ? file.mtimeMs : undefined;
     let parsed = parseNoteFile({
       path: vaultPath,
       content: file.content,
-      size: info.size,
-      mtimeMs: info.mtimeMs,
-      birthtimeMs: info.birthtimeMs,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      birthtimeMs: file.birthtimeMs,
       outsideEditMs,
     });
-    if (!file.valid) parsed.record.broken = true;
+    if (!file.valid) {
+      parsed.record.broken = true;
+      // Not UTF-8: the text is a lossy decoding, so the hash must be of the bytes themselves.
+      parsed.record.hash = hash;
+    }
 
     let id = parsed.id;
     const holder = id === undefined ? undefined : this.records.get(id);
-    const isCopy = holder !== undefined && holder.path !== vaultPath && (await this.readBytes(holder.path)) !== undefined;
+    const isCopy = holder !== undefined && holder.path !== vaultPath && (await this.exists(holder.path));
     if (id === undefined || isCopy) {
       if (this.readOnly || parsed.record.broken) {
         id = derivedId(this.options.owner ?? '', vaultPath);
       } else {
-        const stamped = await this.stampId(vaultPath, file.content, parsed, info);
-        if (!stamped) return this.ingest(vaultPath, cached);
+        // A known note whose id went missing (its frontmatter deleted, or the
+        // file caught half-written by a program that truncates and rewrites
+        // it) keeps its id rather than becoming another note.
+        const keep = id === undefined && known !== undefined && [undefined, vaultPath].includes(this.records.get(known.id)?.path) ? known.id : undefined;
+        const stamped = await this.stampId(vaultPath, file, parsed, keep);
+        if (!stamped) return 'again';
         parsed = stamped.parsed;
         id = stamped.id;
       }
@@ -324,43 +516,35 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /**
-   * Write a new id (and `created`, when missing) into a file's frontmatter,
+   * Write an id (and `created`, when missing) into a file's frontmatter,
    * changing no other byte and keeping its modification time, so that its
    * `updated` does not move. Returns undefined if the file changed meanwhile.
    */
   private async stampId(
     vaultPath: string,
-    content: string,
+    file: NoteFile,
     parsed: ParsedNote,
-    info: { mtimeMs: number; atimeMs: number; birthtimeMs: number },
+    keepId?: string,
   ): Promise<{ id: string; parsed: ParsedNote } | undefined> {
-    const id = randomUUID();
+    const id = keepId ?? randomUUID();
     const updates: Record<string, unknown> = { id };
     if (parsed.data.created === undefined) updates.created = formatIso(new Date(parsed.record.createdMs));
-    const next = setFrontmatterKeys(content, updates);
-    const abs = this.absolute(vaultPath);
-    try {
-      await replaceFileAtomic(abs, next, { beforeRename: () => this.assertUnchanged(vaultPath, parsed.record.hash) });
-    } catch (error) {
-      if (error instanceof ConcurrentEditError) return undefined;
-      throw error;
-    }
-    await utimes(abs, new Date(info.atimeMs), new Date(info.mtimeMs));
-    const after = await lstat(abs);
+    const next = setFrontmatterKeys(file.content, updates);
+    // A note just under the size limit that the stamp would push over it
+    // keeps a derived id instead: stamped, it would be skipped, and vanish.
+    if (Buffer.byteLength(next) > MAX_NOTE_BYTES) return { id: derivedId('', vaultPath), parsed };
+    const times = { atime: new Date(file.atimeMs), mtime: new Date(file.mtimeMs) };
+    const after = await this.replaceNote(vaultPath, file, next, times);
+    if (after === 'changed') return undefined;
     const reparsed = parseNoteFile({
       path: vaultPath,
       content: next,
-      size: after.size,
+      size: Buffer.byteLength(next),
       mtimeMs: after.mtimeMs,
-      birthtimeMs: info.birthtimeMs,
+      birthtimeMs: file.birthtimeMs,
       outsideEditMs: parsed.record.outsideEditMs,
     });
     return { id, parsed: reparsed };
-  }
-
-  private async assertUnchanged(vaultPath: string, hash: string): Promise<void> {
-    const current = await this.readBytes(vaultPath);
-    if (!current || hashContent(current.bytes) !== hash) throw new ConcurrentEditError();
   }
 
   /**
@@ -370,7 +554,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * new ones added, vanished ones dropped.
    */
   async reconcile(): Promise<void> {
-    const scan = await scanVault(this.root, this.options.log);
+    const scan = await scanVault(this.root, this.options.log, (vaultPath, size) => this.logOversize(vaultPath, size));
     this.folderSet.clear();
     for (const folder of scan.folders) this.folderSet.add(folder);
     const seen = new Set<string>();
@@ -393,7 +577,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     await this.lock.run(vaultPath, async () => {
       const record = this.atPath(vaultPath);
       if (!record) return;
-      if (await this.readBytes(vaultPath)) return;
+      if (await this.exists(vaultPath)) return;
       this.unplace(record);
       this.emit('removed', record);
     });
@@ -414,8 +598,9 @@ export class Vault extends EventEmitter<VaultEvents> {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const record = this.records.get(id);
       if (!record) throw new NoteNotFoundError();
-      const file = await this.readBytes(record.path);
-      if (file && hashContent(file.bytes) === record.hash) return { record, body: this.bodyOf(file.content, record) };
+      const file = await this.openNote(record.path);
+      await file?.file.handle.close();
+      if (file && hashContent(file.file.bytes) === record.hash) return { record, body: this.bodyOf(file.content, record) };
       if (!file) await this.awaitMove(id, record.path);
       // The file changed, moved or went since the model last saw it: catch up first.
       if (this.records.get(id)?.path === record.path) await this.lock.run(record.path, () => this.ingest(record.path));
@@ -447,23 +632,28 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (!record) throw new NoteNotFoundError();
       this.assertWritable(record);
       const result = await this.lock.run(record.path, async (): Promise<NoteWithBody | 'retry' | 'missing'> => {
-        const file = await this.readBytes(record.path);
+        const file = await this.openNote(record.path);
         if (!file) return 'missing';
-        if (this.records.get(id)?.path !== record.path) return 'retry';
-        const hash = hashContent(file.bytes);
-        const current = hash === record.hash ? record : await this.ingest(record.path);
-        if (!current || current.id !== id) return 'retry';
-        this.assertWritable(current);
-        const next = change(file.content, current);
-        if (next === undefined) return { record: current, body: this.bodyOf(file.content, current) };
-        const abs = this.absolute(record.path);
+        let current: NoteRecord | undefined;
+        let next: string | undefined;
+        let info: Stats;
         try {
-          await replaceFileAtomic(abs, next, { beforeRename: () => this.assertUnchanged(record.path, hash) });
-        } catch (error) {
-          if (error instanceof ConcurrentEditError) return 'retry';
-          throw error;
+          if (this.records.get(id)?.path !== record.path) return 'retry';
+          const hash = hashContent(file.file.bytes);
+          current = hash === record.hash ? record : await this.ingest(record.path);
+          if (!current || current.id !== id) return 'retry';
+          this.assertWritable(current);
+          next = change(file.content, current);
+          if (next === undefined) return { record: current, body: this.bodyOf(file.content, current) };
+          this.assertFits(next);
+          // The file was read through `file`; it is replaced only if that is still what the path holds, unchanged.
+          const written = await this.replaceNote(record.path, file, next);
+          if (written === 'changed') return 'retry';
+          // The new file's own stats: the path may already have been moved on by another program.
+          info = written;
+        } finally {
+          await file.file.handle.close();
         }
-        const info = await lstat(abs);
         const parsed = parseNoteFile({
           path: record.path,
           content: next,
@@ -552,11 +742,7 @@ export class Vault extends EventEmitter<VaultEvents> {
         throw new NoteCapError(request.noteCap);
       }
       const folder = request.folder ?? null;
-      const dirAbs = folder === null ? this.root : await resolveInside(this.root, folder);
-      if (folder !== null) await mkdir(dirAbs, { recursive: true });
-      // The folder must still be inside after creating it (a link raced in).
-      const realDir = await realpath(dirAbs);
-      if (!isWithin(this.root, realDir)) throw new FolderNotFoundError(folder ?? '');
+      const realDir = folder === null ? this.root : await this.folderForCreate(folder);
 
       const name = fileNameForTitle(request.title);
       const now = formatIso(this.options.clock.now());
@@ -570,46 +756,107 @@ export class Vault extends EventEmitter<VaultEvents> {
         if (request.title !== '' && base !== request.title) frontmatter.title = request.title;
         frontmatter.created = now;
         frontmatter.updated = now;
+        // A fresh block, so that text which itself begins with `---` stays body.
+        const content = setFrontmatterKeys('', frontmatter) + request.text;
+        this.assertFits(content);
         try {
-          // A fresh block, so that text which itself begins with `---` stays body.
-          const content = setFrontmatterKeys('', frontmatter) + request.text;
           await createFileExclusive(path.join(realDir, `${base}.md`), content);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
           throw error;
         }
-        const record = await this.lock.run(vaultPath, () => this.ingest(vaultPath));
-        if (!record) throw new DexiError('The note was created but vanished at once; another program removed it.');
+        let record: NoteRecord | undefined = await this.lock.run(vaultPath, () => this.ingest(vaultPath));
+        if (record === undefined || record.id !== frontmatter.id) {
+          // Another program moved or removed the new file at once (the watcher
+          // will report where it went). It was created: say so, with what was written.
+          const nowMs = this.options.clock.now().getTime();
+          const parsed = parseNoteFile({ path: vaultPath, content, size: Buffer.byteLength(content), mtimeMs: nowMs, birthtimeMs: nowMs });
+          record = { ...parsed.record, id: frontmatter.id as string };
+        }
         return { record, body: request.text };
       }
       throw new DexiError('Could not find a free file name for this title; choose another title.');
     });
   }
 
+  /**
+   * The real path of a folder to create a note in, made if missing. Security:
+   * the folder must be a plain path inside the vault with no symbolic link
+   * anywhere along it (links are never followed, so a note written through
+   * one would be invisible at best and outside the vault at worst).
+   */
+  private async folderForCreate(folder: string): Promise<string> {
+    const problem = folderPathProblem(folder);
+    if (problem) throw new InvalidInputError(`Cannot create a note in the folder "${folder}": ${problem}.`);
+    const linked = new InvalidInputError(`Cannot create a note in the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
+    let dirAbs: string;
+    try {
+      dirAbs = await resolveInside(this.root, folder);
+    } catch (error) {
+      if (error instanceof PathOutsideVaultError) throw linked;
+      throw error;
+    }
+    const lexical = this.absolute(folder);
+    // Before creating anything: an existing part of the path that is a link is refused.
+    if (!samePath(dirAbs, lexical)) throw linked;
+    await mkdir(dirAbs, { recursive: true });
+    // And after: a link that raced in while the folders were made.
+    const realDir = await realpath(dirAbs);
+    if (!isWithin(this.root, realDir) || (await inLinkedFolder(this.root, path.join(dirAbs, 'x.md')))) throw linked;
+    return dirAbs;
+  }
+
+  /** Case- and normalisation-insensitive, as macOS and Windows file systems (and sync between them) compare names. */
   private pathTakenIgnoringCase(vaultPath: string): boolean {
-    const lower = vaultPath.toLowerCase();
-    for (const taken of this.idByPath.keys()) if (taken.toLowerCase() === lower) return true;
+    const key = (name: string): string => name.normalize('NFC').toLowerCase();
+    const wanted = key(vaultPath);
+    for (const taken of this.idByPath.keys()) if (key(taken) === wanted) return true;
     return false;
   }
 
-  /** Delete a note's file and its attachment, if the attachment is a file inside the vault. */
+  /**
+   * Delete a note's file and its attachment, if the attachment is a file
+   * inside the vault. A note moved meanwhile is followed to its new place.
+   */
   async delete(id: string): Promise<NoteRecord> {
-    const record = this.records.get(id);
-    if (!record) throw new NoteNotFoundError();
-    if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
-    return this.lock.run(record.path, async () => {
-      const current = this.records.get(id);
-      if (!current) throw new NoteNotFoundError();
-      try {
-        await unlink(this.absolute(current.path));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-      if (current.attachment) await this.deleteAttachment(current);
-      this.unplace(current);
-      this.emit('removed', current);
-      return current;
-    });
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const record = this.records.get(id);
+      if (!record) throw new NoteNotFoundError();
+      if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
+      const result = await this.lock.run(record.path, async (): Promise<NoteRecord | 'retry' | 'missing'> => {
+        const current = this.records.get(id);
+        if (!current) throw new NoteNotFoundError();
+        if (current.path !== record.path) return 'retry';
+        const abs = this.absolute(current.path);
+        // Security: never unlink through a linked folder (that would delete a file outside the vault), nor a link itself.
+        const info = await lstat(abs).catch(() => undefined);
+        if (!info?.isFile() || (await inLinkedFolder(this.root, abs))) return 'missing';
+        try {
+          await unlink(abs);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          return 'missing';
+        }
+        if (current.attachment) await this.deleteAttachment(current);
+        this.unplace(current);
+        this.emit('removed', current);
+        return current;
+      });
+      if (result === 'retry') continue;
+      if (result !== 'missing') return result;
+      await this.awaitMove(id, record.path);
+      if (this.records.get(id)?.path !== record.path) continue;
+      // Gone already (deleted by another program): what was asked for is done.
+      return this.lock.run(record.path, async () => {
+        const current = this.records.get(id);
+        if (current?.path === record.path) {
+          this.unplace(current);
+          this.emit('removed', current);
+        }
+        return record;
+      });
+    }
+    throw new ConcurrentEditError();
   }
 
   private async deleteAttachment(record: NoteRecord): Promise<void> {
