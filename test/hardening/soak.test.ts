@@ -324,7 +324,10 @@ describe('soak: several clients, an editor and a sync tool on one vault', () => 
     expect(problems).toEqual([]);
     expect(lost).toEqual([]);
     expect(total).toBe(files.length);
-    expect(byOrigin('client')).toBeGreaterThan(150);
+    // The soak must have done real work; how much depends on the machine's
+    // load (789 acknowledged on an idle 2-core machine, 101 with both cores
+    // busy with other work), so the floor is set well below either.
+    expect(byOrigin('client')).toBeGreaterThan(50);
     expect(byOrigin('editor') + byOrigin('sync')).toBeGreaterThan(500);
   }, 150_000);
 });
