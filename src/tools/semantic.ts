@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { similarityFor } from '../index/vectors/calibration.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
+import type { VectorHit } from '../index/vectors/vector-index.js';
 import { DexiError, NoteNotFoundError } from '../vault/errors.js';
 import { toItem } from './items.js';
 import { intParam, noteId, noteItem, text } from './schemas.js';
@@ -34,6 +35,18 @@ function progressNote(semantic: SemanticIndexer): z.infer<typeof indexing> {
   };
 }
 
+/** Ranked hits as note items with calibrated similarity, plus progress while embedding. */
+function answer(context: ToolContext, semantic: SemanticIndexer, hits: readonly VectorHit[]): z.infer<typeof semanticResult> {
+  const similarity = similarityFor(semantic.embedderId);
+  const items = [];
+  for (const hit of hits) {
+    const note = context.view.find(hit.id);
+    if (note) items.push(toItem(note, similarity(hit.score)));
+  }
+  const progress = progressNote(semantic);
+  return progress ? { items, indexing: progress } : { items };
+}
+
 const SIMILARITY_GUIDE =
   'Each result carries similarity (0–1): 0.6 or above is usually relevant, below 0.6 usually only loosely related (0.45 means probably unrelated).';
 
@@ -58,14 +71,7 @@ export const semanticSearchTool = defineTool({
     await view.assertReady();
     const semantic = semanticOf(context);
     const hits = await semantic.search(args.query, args.size, (id) => view.find(id) !== undefined);
-    const similarity = similarityFor(semantic.embedderId);
-    const items = [];
-    for (const hit of hits) {
-      const note = view.find(hit.id);
-      if (note) items.push(toItem(note, similarity(hit.score)));
-    }
-    const progress = progressNote(semantic);
-    return progress ? { items, indexing: progress } : { items };
+    return answer(context, semantic, hits);
   },
 });
 
@@ -96,13 +102,6 @@ export const findSimilarTool = defineTool({
       );
     }
     const hits = await semantic.similar(args.note_id, args.size, (id) => id !== args.note_id && view.find(id) !== undefined);
-    const similarity = similarityFor(semantic.embedderId);
-    const items = [];
-    for (const hit of hits) {
-      const note = view.find(hit.id);
-      if (note) items.push(toItem(note, similarity(hit.score)));
-    }
-    const progress = progressNote(semantic);
-    return progress ? { items, indexing: progress } : { items };
+    return answer(context, semantic, hits);
   },
 });
