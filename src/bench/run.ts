@@ -20,7 +20,8 @@
  * and the JSON pick it up. A step that fails is reported and the run goes
  * on with the next step; every wait has a time limit, and every server this
  * process started is stopped, also on Ctrl-C or when the run's own time
- * limit (`--timeout-min`) is reached.
+ * limit (`--timeout-min`) is reached. One run at a time uses `.bench/`
+ * (`.bench/run.lock`): a second one is refused rather than spoiling both.
  */
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -28,7 +29,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,8 @@ import { summarize, type Summary } from './stats.js';
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 export const BENCH_DIR = path.join(ROOT, '.bench');
+/** Held while a run uses `.bench/`: two runs on the same vaults would spoil each other's figures. */
+const RUN_LOCK = path.join(BENCH_DIR, 'run.lock');
 /** Files being edited by the outside-edit step, so that an interrupted run can put them back. */
 const EDIT_JOURNAL = path.join(BENCH_DIR, 'edit-journal.json');
 
@@ -502,6 +505,17 @@ export async function waitForCacheSaved(server: ServerHandle, vault: string, tim
   }
 }
 
+/** Wait until `file` has a modification time after `sinceWall` (Date.now() clock); ms waited, or undefined on time-out. */
+export async function waitForFileNewer(file: string, sinceWall: number, timeoutMs: number): Promise<number | undefined> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    const info = await stat(file).catch(() => undefined);
+    if (info && info.mtimeMs > sinceWall) return performance.now() - started;
+    await sleep(100);
+  }
+  return undefined;
+}
+
 /** The server's own account of reading the vault ("Read N notes … in X ms"), waited for up to `timeoutMs`. */
 export async function serverReadLine(server: ServerHandle, timeoutMs = 5000): Promise<{ notes: number; ms: number; fromCache: boolean } | undefined> {
   const deadline = performance.now() + timeoutMs;
@@ -556,7 +570,8 @@ export async function measureCalls(server: ServerHandle, calls: readonly { name:
   const totals: number[] = [];
   for (const { name, args } of calls) {
     const started = performance.now();
-    const result = await server.call(name, args);
+    // A generous limit: a slow answer is a result to report, not a failure.
+    const result = await server.call(name, args, 120_000);
     const ms = performance.now() - started;
     if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${textOf(result)}`);
     samples.push(ms);
@@ -793,6 +808,13 @@ async function stepEditsTracked(run: SizeRun): Promise<void> {
   const file = files[files.length >>> 1];
   if (file === undefined) throw new Error('the vault has no notes');
   record(run, 'edits_tracked', await waitUntilEditsTracked(server, file, limit(run.notes, 60_000, 2)));
+  // The probe edit makes the server rewrite its index cache a few seconds
+  // later, which occupies it for a while on a large vault: let that pass, so
+  // the latency steps measure the steady state.
+  const since = Date.now();
+  const saved = await waitForFileNewer(cachePathFor(needVault(run).dir), since, limit(run.notes, 60_000, 2));
+  if (saved === undefined) progress('  the server did not rewrite its index cache after the probe edit; going on');
+  else run.info.cacheRewriteAfterEditMs = Math.round(saved);
 }
 
 async function stepSearchLatency(run: SizeRun): Promise<void> {
@@ -1027,7 +1049,7 @@ export function renderTable(runs: readonly SizeRun[], machine: MachineInfo): str
     const high = Math.max(...loads);
     out.push(
       `Load average (1 min) at the steps: ${Math.min(...loads).toFixed(2)}–${high.toFixed(2)} on ${machine.cores} cores${
-        high > machine.cores * 0.75 ? ' — other work was running; wall times are inflated (CPU times much less so)' : ''
+        high > machine.cores + 1 ? ' — other work was running; wall times are inflated (CPU times much less so)' : ''
       }.`,
     );
   }
@@ -1086,6 +1108,30 @@ export function resultsJson(runs: readonly SizeRun[], context: { machine: Machin
 // ---------------------------------------------------------------------------
 // Main.
 
+/** Take `.bench/run.lock`; returns the pid of a live holder instead, if there is one (a dead holder's lock is taken over). */
+function takeRunLock(): number | undefined {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(RUN_LOCK, `${process.pid}\n`, { flag: 'wx' });
+      return undefined;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(RUN_LOCK, 'utf8').trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) return holder;
+      unlinkSync(RUN_LOCK);
+    }
+  }
+  throw new Error(`cannot take ${RUN_LOCK}`);
+}
+
+function releaseRunLock(): void {
+  try {
+    if (Number(readFileSync(RUN_LOCK, 'utf8').trim()) === process.pid) unlinkSync(RUN_LOCK);
+  } catch {
+    // already gone
+  }
+}
+
 function stopAllNow(): void {
   for (const server of liveServers) killHard(server.pid);
   liveServers.clear();
@@ -1107,6 +1153,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   await mkdir(BENCH_DIR, { recursive: true });
+  const holder = takeRunLock();
+  if (holder !== undefined) {
+    process.stderr.write(
+      `Another benchmark (process ${holder}) is using ${BENCH_DIR}: two runs on the same vaults spoil each other's figures (one deletes the index cache the other is timing, and both compete for the CPU). Wait for it to finish.\n`,
+    );
+    return 1;
+  }
   const recovered = await recoverInterruptedEdits();
   if (recovered > 0) progress(`put back ${recovered} note(s) an interrupted run had left edited`);
 
@@ -1137,7 +1190,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const onSignal = (signal: NodeJS.Signals): void => abort(`interrupted by ${signal}`, 130);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  process.once('exit', stopAllNow);
+  process.once('exit', () => {
+    stopAllNow();
+    releaseRunLock();
+  });
 
   progress(`sizes ${options.sizes.map((n) => n.toLocaleString('en')).join(', ')}; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
   try {
