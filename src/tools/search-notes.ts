@@ -30,7 +30,8 @@ export const searchNotesTool = defineTool({
     for (const vault of view.searchableVaults()) {
       const index = fulltext.get(vault);
       if (!index) continue;
-      for (const hit of index.query(args.query, (id) => view.visibleIn(vault, id) !== undefined)) {
+      // Visibility is decided once per hit, here, rather than again inside the index.
+      for (const hit of index.query(args.query, () => true)) {
         const note = view.visibleIn(vault, hit.id);
         if (note) hits.push({ note, score: hit.score, terms: hit.terms });
       }
