@@ -78,12 +78,19 @@ export class VaultView {
     return sharedNotesVisible(this.policy) ? [this.own, ...this.teammates] : [this.own];
   }
 
+  /** Whether this connection may see a note of a given vault: `visibleIn` without building the answer. */
+  canSee(vault: Vault, id: string): boolean {
+    const record = vault.get(id);
+    if (!record) return false;
+    if (vault === this.own) return this.seesOwn(record);
+    return record.shared && sharedNotesVisible(this.policy);
+  }
+
   /** A note of a given vault if this connection may see it. */
   visibleIn(vault: Vault, id: string): VisibleNote | undefined {
     const record = vault.get(id);
-    if (!record) return undefined;
-    if (vault === this.own) return this.seesOwn(record) ? { record } : undefined;
-    return record.shared && sharedNotesVisible(this.policy) ? { record, owner: vault.owner ?? 'teammate' } : undefined;
+    if (!record || !this.canSee(vault, id)) return undefined;
+    return vault === this.own ? { record } : { record, owner: vault.owner ?? 'teammate' };
   }
 
   /** Read a visible note with its body; invisible and unknown ids alike are "Note not found". */

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
         relevant: new Set(relevant),
         related: new Set(LABELED_NOTES.filter((note) => topics.has(topicOf(note.key))).map((note) => note.key)),
         semantic: hits,
-        fulltext: fulltext.query(query, () => true).slice(0, TOP).map((hit) => hit.id),
+        fulltext: fulltext.query(query, () => true, TOP).hits.map((hit) => hit.id),
       });
     }
     const quality = (pick: (run: QueryRun) => string[]) => ({

@@ -1,11 +1,17 @@
-import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
+import MiniSearch, { type AsPlainObject } from 'minisearch';
 import type { NoteRecord } from '../vault/note.js';
+import { rankedQuery, type RankedPage, type RankingOptions } from './ranked-query.js';
 
-interface IndexedNote {
+export interface IndexedNote {
   id: string;
   title: string;
   body: string;
   tags: string;
+}
+
+/** What the index holds of a note: tags without their `#`, so that `#work` and `work` both find them. */
+export function indexedNote(record: NoteRecord, plainBody: string): IndexedNote {
+  return { id: record.id, title: record.title, body: plainBody, tags: record.tags.map((tag) => tag.slice(1)).join(' ') };
 }
 
 /**
@@ -24,30 +30,45 @@ export function normaliseTerm(term: string): string | null {
   return folded.length === 0 || STOP_WORDS.has(folded) ? null : folded;
 }
 
-const OPTIONS = {
+/** A title match outranks a passing mention in the body. */
+const BOOST = { title: 3, body: 1, tags: 2 };
+/**
+ * Prefixes and small typos help with words half remembered; only on longer
+ * terms, where they do not flood the results.
+ */
+const prefix = (term: string): boolean => term.length >= 4;
+const fuzzy = (term: string): number | false => (term.length >= 6 ? 0.15 : false);
+
+/** How MiniSearch indexes, and how `MiniSearch#search` would rank: a test checks `RANKING` against it. */
+export const OPTIONS = {
   idField: 'id',
   fields: ['title', 'body', 'tags'],
   storeFields: [] as string[],
   processTerm: normaliseTerm,
   searchOptions: {
-    // A title match outranks a passing mention in the body.
-    boost: { title: 3, tags: 2 },
+    boost: BOOST,
     // Several words are OR-ed: a note lacking one of them is still found,
     // ranked below notes that have them all.
     combineWith: 'OR' as const,
-    // Prefixes and small typos help with words half remembered; only on
-    // longer terms, where they do not flood the results.
-    prefix: (term: string) => term.length >= 4,
-    fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false),
+    prefix,
+    fuzzy,
   },
 };
 
-export interface FullTextHit {
-  id: string;
-  score: number;
-  /** The words of the notes that matched the query (after prefix and typo matching). */
-  terms: string[];
-}
+/** The same ranking for `rankedQuery`, with MiniSearch's default weights and BM25 parameters. */
+const RANKING: RankingOptions = {
+  fields: OPTIONS.fields.map((name) => ({ name, boost: BOOST[name as keyof typeof BOOST] })),
+  prefix,
+  fuzzy,
+  maxFuzzy: 6,
+  prefixWeight: 0.375,
+  fuzzyWeight: 0.45,
+  bm25: { k: 1.2, b: 0.7, d: 0.5 },
+};
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+export type { RankedHit as FullTextHit, RankedPage as FullTextPage } from './ranked-query.js';
 
 /**
  * Full-text index over titles, bodies and tags, ranked by BM25. Kept in step
@@ -73,7 +94,7 @@ export class FullTextIndex {
   }
 
   upsert(record: NoteRecord, plainBody: string): void {
-    const doc: IndexedNote = { id: record.id, title: record.title, body: plainBody, tags: record.tags.map((tag) => tag.slice(1)).join(' ') };
+    const doc = indexedNote(record, plainBody);
     if (this.search.has(record.id)) this.search.replace(doc);
     else this.search.add(doc);
   }
@@ -82,14 +103,14 @@ export class FullTextIndex {
     if (this.search.has(id)) this.search.discard(id);
   }
 
-  /** Ranked ids of the notes matching `query` that pass `visible`. */
-  query(query: string, visible: (id: string) => boolean): FullTextHit[] {
-    const results: SearchResult[] = this.search.search(query, { filter: (result) => visible(String(result.id)) });
-    return results
-      .map((result) => ({ id: String(result.id), score: result.score, terms: result.terms }))
-      // Equal scores are ordered by id, so that the order does not depend on
-      // the history of edits (and pages never overlap).
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  /**
+   * How many notes passing `visible` match `query`, and the best `limit` of
+   * them. Equal scores are ordered by id, so that the order does not depend
+   * on the history of edits (and pages never overlap).
+   */
+  query(query: string, visible: (id: string) => boolean, limit: number): RankedPage {
+    const terms = tokenize(query).flatMap((token) => normaliseTerm(token) ?? []);
+    return rankedQuery(this.search, terms, RANKING, visible, limit);
   }
 
   toSnapshot(): AsPlainObject {

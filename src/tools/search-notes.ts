@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { VisibleNote } from '../access/view.js';
+import type { Vault } from '../vault/vault.js';
 import { toItem } from './items.js';
 import { intParam, noteItem, text } from './schemas.js';
 import { defineTool } from './tool.js';
@@ -26,22 +26,24 @@ export const searchNotesTool = defineTool({
   output: z.object({ items: z.array(searchItem), total: z.number().int(), page: z.number().int() }),
   async handler(args, { view, fulltext }) {
     await view.assertReady('The search index is still being built');
-    const hits: { note: VisibleNote; score: number; terms: string[] }[] = [];
+    // Each vault's index counts its visible matches and keeps the best
+    // `wanted`; the page is cut from those, merged across vaults.
+    const wanted = args.page * args.size;
+    const hits: { vault: Vault; id: string; score: number; terms: string[] }[] = [];
+    let total = 0;
     for (const vault of view.searchableVaults()) {
       const index = fulltext.get(vault);
       if (!index) continue;
-      // Visibility is decided once per hit, here, rather than again inside the index.
-      for (const hit of index.query(args.query, () => true)) {
-        const note = view.visibleIn(vault, hit.id);
-        if (note) hits.push({ note, score: hit.score, terms: hit.terms });
-      }
+      const page = index.query(args.query, (id) => view.canSee(vault, id), wanted);
+      total += page.total;
+      for (const hit of page.hits) hits.push({ vault, ...hit });
     }
-    hits.sort((a, b) => b.score - a.score || (a.note.record.id < b.note.record.id ? -1 : 1));
-    const start = (args.page - 1) * args.size;
-    return {
-      items: hits.slice(start, start + args.size).map((hit) => ({ ...toItem(hit.note), matched_terms: hit.terms })),
-      total: hits.length,
-      page: args.page,
-    };
+    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const items = [];
+    for (const hit of hits.slice(wanted - args.size, wanted)) {
+      const note = view.visibleIn(hit.vault, hit.id);
+      if (note) items.push({ ...toItem(note), matched_terms: hit.terms });
+    }
+    return { items, total, page: args.page };
   },
 });

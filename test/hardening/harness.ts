@@ -137,7 +137,7 @@ function indexAnswers(runtime: Runtime, queries: readonly string[]): Record<stri
   if (!index) throw new Error('no index');
   const out: Record<string, { id: string; score: number }[]> = {};
   for (const query of queries) {
-    out[query] = index.query(query, () => true).map((hit) => ({ id: hit.id, score: Math.round(hit.score * 1e6) / 1e6 }));
+    out[query] = index.query(query, () => true, Infinity).hits.map((hit) => ({ id: hit.id, score: Math.round(hit.score * 1e6) / 1e6 }));
   }
   return out;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import hnswlib from 'hnswlib-node';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { replaceFileAtomic, TEMP_PREFIX, tempPathFor } from '../../files/atomic.js';
+import { TopK } from '../top-k.js';
 
 export interface VectorHit {
   id: string;
@@ -352,13 +353,13 @@ export class VectorIndex {
         }
       }
     }
-    const top = new TopK(k);
-    for (const [id, score] of best) top.push(id, score);
+    const top = new TopK<VectorHit>(k);
+    for (const [id, score] of best) top.push({ id, score });
     return top.sorted();
   }
 
   private exactSearch(queries: Float32Array[], k: number, filter: NoteFilter | undefined): VectorHit[] {
-    const top = new TopK(k);
+    const top = new TopK<VectorHit>(k);
     for (const [id, note] of this.notes) {
       if (note.labels.length === 0 || (filter && !filter(id))) continue;
       let best = -Infinity;
@@ -369,7 +370,7 @@ export class VectorIndex {
           if (score > best) best = score;
         }
       }
-      top.push(id, clampScore(best));
+      top.push({ id, score: clampScore(best) });
     }
     return top.sorted();
   }
@@ -632,56 +633,6 @@ async function removeStaleFiles(dir: string, keep: Set<string>): Promise<void> {
     if (keep.has(name)) continue;
     if (SNAPSHOT_FILE.test(name) || name.startsWith(TEMP_PREFIX)) await unlink(path.join(dir, name)).catch(() => undefined);
   }
-}
-
-/** Keeps the k best (score, then id for ties) with a min-heap. */
-class TopK {
-  private readonly heap: VectorHit[] = [];
-
-  constructor(private readonly k: number) {}
-
-  push(id: string, score: number): void {
-    const hit = { id, score };
-    if (this.heap.length < this.k) {
-      this.heap.push(hit);
-      this.up(this.heap.length - 1);
-    } else if (this.heap[0] && worse(this.heap[0], hit)) {
-      this.heap[0] = hit;
-      this.down(0);
-    }
-  }
-
-  sorted(): VectorHit[] {
-    return [...this.heap].sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-  }
-
-  private up(i: number): void {
-    const h = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(h[i] as VectorHit, h[parent] as VectorHit)) return;
-      [h[i], h[parent]] = [h[parent] as VectorHit, h[i] as VectorHit];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const h = this.heap;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && worse(h[l] as VectorHit, h[m] as VectorHit)) m = l;
-      if (r < h.length && worse(h[r] as VectorHit, h[m] as VectorHit)) m = r;
-      if (m === i) return;
-      [h[i], h[m]] = [h[m] as VectorHit, h[i] as VectorHit];
-      i = m;
-    }
-  }
-}
-
-function worse(a: VectorHit, b: VectorHit): boolean {
-  return a.score < b.score || (a.score === b.score && a.id > b.id);
 }
 
 function toUnitVector(values: ArrayLike<number>): Float32Array {

@@ -1,0 +1,55 @@
+/** Something ranked: higher scores first, equal scores by id so that pages never overlap. */
+export interface Ranked {
+  id: string;
+  score: number;
+}
+
+function worse(a: Ranked, b: Ranked): boolean {
+  return a.score < b.score || (a.score === b.score && a.id > b.id);
+}
+
+/** Keeps the k best items offered (score, then id for ties) in a min-heap whose root is the worst kept. */
+export class TopK<T extends Ranked> {
+  private readonly heap: T[] = [];
+
+  constructor(private readonly k: number) {}
+
+  push(item: T): void {
+    if (this.heap.length < this.k) {
+      this.heap.push(item);
+      this.up(this.heap.length - 1);
+    } else if (this.heap[0] && worse(this.heap[0], item)) {
+      this.heap[0] = item;
+      this.down(0);
+    }
+  }
+
+  /** The items kept, best first. */
+  sorted(): T[] {
+    return [...this.heap].sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  }
+
+  private up(i: number): void {
+    const h = this.heap;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(h[i] as T, h[parent] as T)) return;
+      [h[i], h[parent]] = [h[parent] as T, h[i] as T];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && worse(h[l] as T, h[m] as T)) m = l;
+      if (r < h.length && worse(h[r] as T, h[m] as T)) m = r;
+      if (m === i) return;
+      [h[i], h[m]] = [h[m] as T, h[i] as T];
+      i = m;
+    }
+  }
+}
