@@ -35,6 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cacheFile } from '../index/cache.js';
 import { createRng, generateQueries, generateVault, getTags } from './generate.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -321,7 +322,7 @@ export async function listNoteFiles(dir: string): Promise<string[]> {
 }
 
 export function cachePathFor(vault: string): string {
-  return path.join(vault, '.dexi', 'cache', 'notes.json');
+  return cacheFile(vault);
 }
 
 interface JournalEntry {

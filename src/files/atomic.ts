@@ -57,6 +57,37 @@ export async function replaceFileAtomic(
 }
 
 /**
+ * Replace a file atomically with content written piece by piece, so that a
+ * large file never has to sit in memory whole. `produce` hands each piece to
+ * `write` and returns false to abandon the new file: the old one then stays.
+ */
+export async function replaceFileAtomicStreaming(
+  target: string,
+  produce: (write: (bytes: Uint8Array) => Promise<void>) => Promise<boolean>,
+): Promise<boolean> {
+  const temp = tempPathFor(target);
+  const handle = await open(temp, 'wx', 0o644);
+  let keep = false;
+  try {
+    keep = await produce(async (bytes) => {
+      for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
+    });
+    if (keep) await handle.sync();
+  } finally {
+    await handle.close();
+    if (!keep) await unlink(temp).catch(() => undefined);
+  }
+  if (!keep) return false;
+  try {
+    await rename(temp, target);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  return true;
+}
+
+/**
  * Create a file that must not exist yet, atomically: the content is written
  * to a temporary file and hard-linked into place, which fails with EEXIST
  * instead of overwriting a file that appeared in the meantime.

@@ -1,29 +1,48 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AsPlainObject } from 'minisearch';
-import { replaceFileAtomic } from '../files/atomic.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { replaceFileAtomicStreaming } from '../files/atomic.js';
 import type { NoteRecord } from '../vault/note.js';
+import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext.js';
 
 /**
  * Bump whenever what is stored, or how notes are parsed, changes: an older
  * snapshot is then rebuilt rather than trusted.
  */
-export const CACHE_VERSION = 2;
+export const CACHE_VERSION = 3;
+
+/** The cache file; version 2 was `notes.json`, one JSON document. */
+const CACHE_FILE = 'index.bin';
+const OLD_CACHE_FILES = ['notes.json'];
+
+/*
+ * Layout of index.bin, chosen so that neither saving nor loading builds one
+ * giant string or object graph (at 100,000 notes the JSON form was 240 MB,
+ * and serialising it held the server for tens of seconds):
+ *
+ *   postings   the full-text postings as 32-bit integers in the machine's
+ *              byte order (the cache never leaves the machine: .gitignore)
+ *   records    the note records, a JSON array
+ *   meta       the index metadata and term list, JSON
+ *   footer     FOOTER_BYTES: magic, version, the three lengths, and a
+ *              SHA-1 of everything before the footer (integrity, not security)
+ */
+const MAGIC = Buffer.from('dexi-idx', 'latin1');
+const FOOTER_BYTES = 64;
+const HASH_BYTES = 20;
 
 export interface CacheSnapshot {
   records: NoteRecord[];
-  fulltext: AsPlainObject;
-}
-
-interface StoredSnapshot {
-  version: number;
-  savedAt: string;
-  records: unknown[];
-  fulltext: AsPlainObject;
+  fulltext: FullTextIndex;
 }
 
 export function cacheDir(vaultRoot: string): string {
   return path.join(vaultRoot, '.dexi', 'cache');
+}
+
+export function cacheFile(vaultRoot: string): string {
+  return path.join(cacheDir(vaultRoot), CACHE_FILE);
 }
 
 /** Make the cache folder, with a `.gitignore` so that a git-synced vault never commits it. */
@@ -58,45 +77,113 @@ function reviveRecord(raw: unknown): NoteRecord | undefined {
   return record;
 }
 
+class DamagedCache extends Error {}
+class OtherVersion extends Error {}
+
+function decode(file: Buffer): CacheSnapshot {
+  if (file.length < FOOTER_BYTES) throw new DamagedCache('too short');
+  const footer = file.subarray(file.length - FOOTER_BYTES);
+  if (!footer.subarray(0, MAGIC.length).equals(MAGIC)) throw new DamagedCache('no magic');
+  if (footer.readUInt32LE(8) !== CACHE_VERSION) throw new OtherVersion();
+  const postingBytes = footer.readDoubleLE(16);
+  const recordBytes = footer.readDoubleLE(24);
+  const metaBytes = footer.readDoubleLE(32);
+  const body = file.subarray(0, file.length - FOOTER_BYTES);
+  if (postingBytes % 4 !== 0 || postingBytes + recordBytes + metaBytes !== body.length) throw new DamagedCache('lengths');
+  if (!createHash('sha1').update(body).digest().equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
+  // Int32Array needs 4-byte alignment; a buffer read whole starts aligned, but make sure.
+  const postingsBuffer = body.byteOffset % 4 === 0 ? body : Buffer.from(body);
+  const postings = new Int32Array(postingsBuffer.buffer, postingsBuffer.byteOffset, postingBytes / 4);
+  const rawRecords = JSON.parse(body.toString('utf8', postingBytes, postingBytes + recordBytes)) as unknown;
+  const meta = JSON.parse(body.toString('utf8', postingBytes + recordBytes)) as FullTextMeta;
+  if (!Array.isArray(rawRecords) || typeof meta !== 'object' || meta === null) throw new DamagedCache('shape');
+  const records: NoteRecord[] = [];
+  for (const raw of rawRecords) {
+    const record = reviveRecord(raw);
+    if (!record) throw new DamagedCache('record');
+    records.push(record);
+  }
+  return { records, fulltext: FullTextIndex.fromSnapshot(meta, postings) };
+}
+
 /**
  * Load the saved snapshot, or undefined when there is none, it is from
  * another version, or anything in it does not look right.
  */
 export async function loadSnapshot(vaultRoot: string, log: (line: string) => void): Promise<CacheSnapshot | undefined> {
-  const file = path.join(cacheDir(vaultRoot), 'notes.json');
-  let text: string;
+  let file: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    file = await readFile(cacheFile(vaultRoot));
   } catch {
+    for (const old of OLD_CACHE_FILES) {
+      if (await readFile(path.join(cacheDir(vaultRoot), old)).then(() => true, () => false)) {
+        log('The index cache is from another version; rebuilding it.');
+        break;
+      }
+    }
     return undefined;
   }
   try {
-    const stored = JSON.parse(text) as StoredSnapshot;
-    if (stored.version !== CACHE_VERSION) {
-      log(`The index cache is from another version; rebuilding it.`);
-      return undefined;
-    }
-    if (!Array.isArray(stored.records) || typeof stored.fulltext !== 'object' || stored.fulltext === null) throw new Error('bad shape');
-    const records: NoteRecord[] = [];
-    for (const raw of stored.records) {
-      const record = reviveRecord(raw);
-      if (!record) throw new Error('bad record');
-      records.push(record);
-    }
-    return { records, fulltext: stored.fulltext };
-  } catch {
-    log('The index cache is damaged; rebuilding it.');
+    return decode(file);
+  } catch (error) {
+    log(error instanceof OtherVersion ? 'The index cache is from another version; rebuilding it.' : 'The index cache is damaged; rebuilding it.');
     return undefined;
   }
 }
 
-export async function saveSnapshot(vaultRoot: string, snapshot: CacheSnapshot): Promise<void> {
+export interface SaveOptions {
+  /**
+   * Asked between pieces: once it says false (a note changed), the save is
+   * abandoned and the previous cache stays, to be replaced by a later save.
+   */
+  stillCurrent?: () => boolean;
+}
+
+/**
+ * Write the records and a full-text snapshot, a piece at a time with the
+ * event loop free in between, so that tool calls are answered while a large
+ * cache is written. Resolves false if it was abandoned.
+ */
+export async function saveSnapshot(
+  vaultRoot: string,
+  snapshot: { records: readonly NoteRecord[]; fulltext: FullTextSnapshot },
+  options: SaveOptions = {},
+): Promise<boolean> {
   const dir = await ensureCacheDir(vaultRoot);
-  const stored: StoredSnapshot = {
-    version: CACHE_VERSION,
-    savedAt: new Date().toISOString(),
-    records: snapshot.records,
-    fulltext: snapshot.fulltext,
-  };
-  await replaceFileAtomic(path.join(dir, 'notes.json'), JSON.stringify(stored));
+  const stillCurrent = options.stillCurrent ?? (() => true);
+  const saved = await replaceFileAtomicStreaming(path.join(dir, CACHE_FILE), async (write) => {
+    const hash = createHash('sha1');
+    let written = 0;
+    const put = async (bytes: Uint8Array): Promise<boolean> => {
+      hash.update(bytes);
+      written += bytes.length;
+      await write(bytes);
+      await yieldToEventLoop();
+      return stillCurrent();
+    };
+    for (const chunk of snapshot.fulltext.postings()) {
+      if (!(await put(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))) return false;
+    }
+    const postingBytes = written;
+    const RECORDS_PER_PIECE = 2000;
+    for (let start = 0; start === 0 || start < snapshot.records.length; start += RECORDS_PER_PIECE) {
+      const piece = snapshot.records.slice(start, start + RECORDS_PER_PIECE).map((record) => JSON.stringify(record));
+      const text = `${start === 0 ? '[' : ','}${piece.join(',')}${start + RECORDS_PER_PIECE >= snapshot.records.length ? ']' : ''}`;
+      if (!(await put(Buffer.from(text, 'utf8')))) return false;
+    }
+    const recordBytes = written - postingBytes;
+    if (!(await put(Buffer.from(JSON.stringify(snapshot.fulltext.meta), 'utf8')))) return false;
+    const metaBytes = written - postingBytes - recordBytes;
+    const footer = Buffer.alloc(FOOTER_BYTES);
+    MAGIC.copy(footer, 0);
+    footer.writeUInt32LE(CACHE_VERSION, 8);
+    footer.writeDoubleLE(postingBytes, 16);
+    footer.writeDoubleLE(recordBytes, 24);
+    footer.writeDoubleLE(metaBytes, 32);
+    hash.digest().copy(footer, 40);
+    await write(footer);
+    return stillCurrent();
+  });
+  if (saved) for (const old of OLD_CACHE_FILES) await rm(path.join(dir, old), { force: true });
+  return saved;
 }

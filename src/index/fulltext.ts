@@ -1,5 +1,6 @@
-import MiniSearch, { type AsPlainObject } from 'minisearch';
+import MiniSearch from 'minisearch';
 import type { NoteRecord } from '../vault/note.js';
+import { internals, type FieldPostings } from './minisearch-internals.js';
 import { rankedQuery, type RankedPage, type RankingOptions } from './ranked-query.js';
 
 export interface IndexedNote {
@@ -70,6 +71,37 @@ const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[]
 
 export type { RankedHit as FullTextHit, RankedPage as FullTextPage } from './ranked-query.js';
 
+/** Everything a snapshot of the index holds besides the postings. */
+export interface FullTextMeta {
+  documentCount: number;
+  nextId: number;
+  dirtCount: number;
+  fieldIds: Record<string, number>;
+  averageFieldLength: number[];
+  /** Short ids and note ids, in step; `fieldLengths` holds one number per field for each, in the same order. */
+  shortIds: number[];
+  ids: string[];
+  fieldLengths: number[];
+  /** The terms whose postings follow, in order. */
+  terms: string[];
+}
+
+/**
+ * A snapshot being taken: the metadata is read at once, the postings as the
+ * generator is pulled. The caller must stop pulling if the index changes.
+ */
+export interface FullTextSnapshot {
+  meta: FullTextMeta;
+  /**
+   * The postings of `meta.terms` in order, as 32-bit integers: per term, the
+   * number of fields; per field, its id, the number of notes, then each
+   * note's short id and term frequency. Cut into pieces of about `chunkInts`.
+   */
+  postings(chunkInts?: number): Generator<Int32Array>;
+}
+
+const FIELD_COUNT = OPTIONS.fields.length;
+
 /**
  * Full-text index over titles, bodies and tags, ranked by BM25. Kept in step
  * incrementally and saved as a snapshot with the note cache.
@@ -81,8 +113,58 @@ export class FullTextIndex {
     return new FullTextIndex(new MiniSearch<IndexedNote>(OPTIONS));
   }
 
-  static fromSnapshot(snapshot: AsPlainObject): FullTextIndex {
-    return new FullTextIndex(MiniSearch.loadJS<IndexedNote>(snapshot, OPTIONS));
+  /**
+   * Rebuild an index from `snapshot()`'s parts. Throws on anything
+   * inconsistent: a damaged snapshot must be rebuilt, never trusted.
+   */
+  static fromSnapshot(meta: FullTextMeta, postings: Int32Array): FullTextIndex {
+    const { documentCount, nextId, dirtCount, fieldIds, averageFieldLength, shortIds, ids, fieldLengths, terms } = meta;
+    const sameFields = OPTIONS.fields.every((field, i) => fieldIds[field] === i) && Object.keys(fieldIds).length === FIELD_COUNT;
+    if (
+      !sameFields ||
+      ids.length !== documentCount ||
+      shortIds.length !== documentCount ||
+      fieldLengths.length !== documentCount * FIELD_COUNT ||
+      averageFieldLength.length !== FIELD_COUNT
+    ) {
+      throw new Error('The index snapshot does not fit together');
+    }
+    const engine = MiniSearch.loadJS<IndexedNote>(
+      { documentCount, nextId, dirtCount, fieldIds, averageFieldLength, documentIds: {}, fieldLength: {}, storedFields: {}, index: [], serializationVersion: 2 },
+      OPTIONS,
+    );
+    const mini = internals(engine);
+    for (const [i, shortId] of shortIds.entries()) {
+      const id = ids[i] as string;
+      if (!Number.isInteger(shortId) || shortId < 0 || shortId >= nextId || typeof id !== 'string') throw new Error('The index snapshot has a bad note id');
+      mini._documentIds.set(shortId, id);
+      mini._idToShortId.set(id, shortId);
+      mini._fieldLength.set(shortId, fieldLengths.slice(i * FIELD_COUNT, (i + 1) * FIELD_COUNT));
+    }
+    let at = 0;
+    const take = (): number => {
+      if (at >= postings.length) throw new Error('The index snapshot is cut short');
+      return postings[at++] as number;
+    };
+    for (const term of terms) {
+      const data: FieldPostings = new Map();
+      for (let fields = take(); fields > 0; fields--) {
+        const fieldId = take();
+        const count = take();
+        if (fieldId < 0 || fieldId >= FIELD_COUNT || count < 0) throw new Error('The index snapshot has a bad field');
+        const frequencies = new Map<number, number>();
+        for (let n = 0; n < count; n++) {
+          const doc = take();
+          const frequency = take();
+          if (doc < 0 || doc >= nextId || frequency <= 0) throw new Error('The index snapshot has a bad posting');
+          frequencies.set(doc, frequency);
+        }
+        data.set(fieldId, frequencies);
+      }
+      mini._index.set(term, data);
+    }
+    if (at !== postings.length) throw new Error('The index snapshot is longer than its terms');
+    return new FullTextIndex(engine);
   }
 
   get size(): number {
@@ -113,7 +195,55 @@ export class FullTextIndex {
     return rankedQuery(this.search, terms, RANKING, visible, limit);
   }
 
-  toSnapshot(): AsPlainObject {
-    return this.search.toJSON();
+  /** Take a snapshot; see `FullTextSnapshot`. */
+  snapshot(): FullTextSnapshot {
+    const mini = internals(this.search);
+    const entries = [...mini._index];
+    const shortIds = [...mini._documentIds.keys()];
+    const meta: FullTextMeta = {
+      documentCount: mini._documentCount,
+      nextId: mini._nextId,
+      // Read before the postings: a vacuum running meanwhile can only remove
+      // discarded notes' postings, so this never counts too few.
+      dirtCount: mini._dirtCount,
+      fieldIds: { ...mini._fieldIds },
+      averageFieldLength: [...mini._avgFieldLength],
+      shortIds,
+      ids: shortIds.map((shortId) => mini._documentIds.get(shortId) as string),
+      fieldLengths: shortIds.flatMap((shortId) => {
+        const lengths = mini._fieldLength.get(shortId) ?? [];
+        return Array.from({ length: FIELD_COUNT }, (_, field) => lengths[field] ?? 0);
+      }),
+      terms: entries.map(([term]) => term),
+    };
+    function* postings(chunkInts = 1 << 16): Generator<Int32Array> {
+      let buffer = new Int32Array(chunkInts + 64);
+      let at = 0;
+      const push = (value: number): void => {
+        if (at === buffer.length) {
+          const grown = new Int32Array(buffer.length * 2);
+          grown.set(buffer);
+          buffer = grown;
+        }
+        buffer[at++] = value;
+      };
+      for (const [, data] of entries) {
+        push(data.size);
+        for (const [fieldId, frequencies] of data) {
+          push(fieldId);
+          push(frequencies.size);
+          for (const [doc, frequency] of frequencies) {
+            push(doc);
+            push(frequency);
+          }
+        }
+        if (at >= chunkInts) {
+          yield buffer.slice(0, at);
+          at = 0;
+        }
+      }
+      if (at > 0) yield buffer.slice(0, at);
+    }
+    return { meta, postings };
   }
 }

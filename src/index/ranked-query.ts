@@ -1,4 +1,5 @@
 import type MiniSearch from 'minisearch';
+import { internals, type FieldPostings, type Internals, type TermMap } from './minisearch-internals.js';
 import { TopK } from './top-k.js';
 
 /**
@@ -11,30 +12,9 @@ import { TopK } from './top-k.js';
  * it in those objects and the sort. This function adds the same BM25 terms,
  * in the same order, into typed arrays, keeps only the `limit` best
  * visible notes, and works out matched terms for those alone. It reads
- * MiniSearch's internal fields, so the version is pinned in package.json and
- * a test checks that its scores and order equal `MiniSearch#search`'s.
+ * MiniSearch's internal fields (see minisearch-internals.ts); a test checks
+ * that its scores and order equal `MiniSearch#search`'s.
  */
-
-/** Term frequencies of one term: field id → (short document id → frequency). */
-type FieldPostings = Map<number, Map<number, number>>;
-
-interface TermMap {
-  get(term: string): FieldPostings | undefined;
-  atPrefix(prefix: string): Iterable<[string, FieldPostings]>;
-  fuzzyGet(term: string, maxDistance: number): Map<string, [FieldPostings, number]>;
-}
-
-/** The parts of a MiniSearch 7.2 instance that ranking reads. */
-interface Internals {
-  _index: TermMap;
-  _documentIds: Map<number, string>;
-  _fieldIds: Record<string, number>;
-  _fieldLength: Map<number, number[]>;
-  _avgFieldLength: number[];
-  _documentCount: number;
-  _nextId: number;
-  _dirtCount: number;
-}
 
 export interface RankingOptions {
   /** Fields in the order MiniSearch was given them, each with its boost. */
@@ -82,7 +62,7 @@ export function rankedQuery(
   visible: (id: string) => boolean,
   limit: number,
 ): RankedPage {
-  const index = engine as unknown as Internals;
+  const index = internals(engine);
   const expansionsPerWord = terms.map((term) => expand(index._index, term, options));
   const slots = index._nextId;
   const total = new Float64Array(slots);

@@ -48,6 +48,8 @@ export class Runtime {
   private readonly watchers: VaultWatcher[] = [];
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
+  /** Counts changes to the own vault, so that a save can tell it has fallen behind. */
+  private changes = 0;
   private closed = false;
   private saving: Promise<void> = Promise.resolve();
 
@@ -81,7 +83,7 @@ export class Runtime {
   private async load(): Promise<void> {
     const started = performance.now();
     const snapshot = await loadSnapshot(this.own.root, this.options.log);
-    this.fulltext.set(this.own, snapshot ? FullTextIndex.fromSnapshot(snapshot.fulltext) : FullTextIndex.empty());
+    this.fulltext.set(this.own, snapshot?.fulltext ?? FullTextIndex.empty());
     for (const vault of this.teammates) this.fulltext.set(vault, FullTextIndex.empty());
     for (const [vault, index] of this.fulltext) {
       vault.on('note', (record, body) => {
@@ -182,6 +184,7 @@ export class Runtime {
 
   private scheduleSave(): void {
     this.dirty = true;
+    this.changes++;
     if (!this.own.ready || this.closed) return;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => void this.flush(), this.options.saveDelayMs ?? 5000);
@@ -197,8 +200,15 @@ export class Runtime {
       this.dirty = false;
       const index = this.fulltext.get(this.own);
       if (!index) return;
+      const changesBefore = this.changes;
       try {
-        await saveSnapshot(this.own.root, { records: [...this.own.all()], fulltext: index.toSnapshot() });
+        const saved = await saveSnapshot(
+          this.own.root,
+          { records: [...this.own.all()], fulltext: index.snapshot() },
+          // A change during the save abandons it; the change has scheduled another.
+          { stillCurrent: () => this.changes === changesBefore },
+        );
+        if (!saved) this.dirty = true;
       } catch (error) {
         this.dirty = true;
         this.options.log(`Could not save the index cache: ${(error as Error).message}`);

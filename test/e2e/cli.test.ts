@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
 import { copySampleVault, removeDir, tempDir } from '../helpers.js';
 import { countNotes, runCli, STACK_FRAME } from './process.js';
 
@@ -88,9 +89,10 @@ describe('dexi-vault command line', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
 
     const cache = path.join(dir, '.dexi', 'cache');
-    expect((await stat(path.join(cache, 'notes.json'))).isFile()).toBe(true);
-    const snapshot = JSON.parse(await readFile(path.join(cache, 'notes.json'), 'utf8')) as { records?: unknown[] };
-    expect(snapshot.records).toHaveLength(notes);
+    expect((await stat(cacheFile(dir))).isFile()).toBe(true);
+    const snapshot = await loadSnapshot(dir, () => undefined);
+    expect(snapshot?.records).toHaveLength(notes);
+    expect(snapshot?.fulltext.size).toBe(notes);
     expect((await readFile(path.join(cache, '.gitignore'), 'utf8')).trim()).toBe('*');
 
     // A second run uses the cache and still succeeds.

@@ -3,6 +3,7 @@ import { readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
+import { cacheFile } from '../../src/index/cache.js';
 import { CLI } from '../e2e/process.js';
 import { removeDir, writeVault } from '../helpers.js';
 import { allFiles, createRandom, noteFiles } from './harness.js';
@@ -217,12 +218,12 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
       }
 
       // The index cache: left stale (killed before saving), or cut short, or garbage.
-      const cache = path.join(dir, '.dexi', 'cache', 'notes.json');
+      const cache = cacheFile(dir);
       if (existsSync(cache) && round % 3 === 1) {
         await truncate(cache, Math.floor((await readFile(cache)).length / 2));
         totals.cacheTorn++;
       } else if (existsSync(cache) && round % 5 === 2) {
-        await writeFile(cache, '{"version": 1, "records": [{"id": 42}], "fulltext": "garbage');
+        await writeFile(cache, 'dexi-idx but garbage after the magic');
         totals.cacheGarbage++;
       }
       baseline = notes;

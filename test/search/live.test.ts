@@ -1,7 +1,8 @@
-import { mkdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_VERSION } from '../../src/index/cache.js';
+import { cacheFile, CACHE_VERSION, saveSnapshot } from '../../src/index/cache.js';
 import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
 
 interface Page {
@@ -133,7 +134,7 @@ describe('the index cache', () => {
     await s.close();
     const cache = path.join(s.dir, '.dexi/cache');
     expect(await readFile(path.join(cache, '.gitignore'), 'utf8')).toBe('*\n');
-    expect((await stat(path.join(cache, 'notes.json'))).size).toBeGreaterThan(0);
+    expect((await stat(cacheFile(s.dir))).size).toBeGreaterThan(0);
     h = await connect({ dir: s.dir });
     expect(h.runtime.own.stats.filesRead).toBe(0);
     expect(await titlesFor(h, 'water')).toEqual(['Tomatoes']);
@@ -156,17 +157,49 @@ describe('the index cache', () => {
     expect(await titlesFor(h, 'something')).toEqual([]);
   });
 
+  /** A cache file framed as index.bin is, around the given parts. */
+  function framed(version: number, postings: Buffer, records: string, meta: string, hash?: Buffer): Buffer {
+    const body = Buffer.concat([postings, Buffer.from(records), Buffer.from(meta)]);
+    const footer = Buffer.alloc(64);
+    footer.write('dexi-idx', 0, 'latin1');
+    footer.writeUInt32LE(version, 8);
+    footer.writeDoubleLE(postings.length, 16);
+    footer.writeDoubleLE(Buffer.byteLength(records), 24);
+    footer.writeDoubleLE(Buffer.byteLength(meta), 32);
+    (hash ?? createHash('sha1').update(body).digest()).copy(footer, 40);
+    return Buffer.concat([body, footer]);
+  }
+
   it.each([
-    ['damaged', 'not json{'],
-    ['from another version', JSON.stringify({ version: 0, records: [], fulltext: {} })],
-    ['of the wrong shape', JSON.stringify({ version: CACHE_VERSION, records: [{ id: 1 }], fulltext: {} })],
-  ])('rebuilds a cache that is %s', async (_what, content) => {
+    ['damaged', 'index.bin', Buffer.from('not a cache at all')],
+    ['from another version', 'index.bin', framed(CACHE_VERSION + 1, Buffer.alloc(0), '[]', '{}')],
+    ['from another version', 'notes.json', Buffer.from(JSON.stringify({ version: 2, records: [], fulltext: {} }))],
+    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.alloc(0), '[{"id":1}]', '{}')],
+    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.alloc(0), '[]', '{}', Buffer.alloc(20, 7))],
+    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.from(new Int32Array([1, 0, 5, 1, 1]).buffer), '[]', '{"documentCount":0,"nextId":0,"dirtCount":0,"fieldIds":{"title":0,"body":1,"tags":2},"averageFieldLength":[0,0,0],"shortIds":[],"ids":[],"fieldLengths":[],"terms":["x"]}')],
+  ])('rebuilds a cache that is %s (%s)', async (what, name, content) => {
     const s = await open();
     await s.close();
-    await writeFile(path.join(s.dir, '.dexi/cache/notes.json'), content);
+    await rm(cacheFile(s.dir));
+    await writeFile(path.join(s.dir, '.dexi/cache', name), content);
     h = await connect({ dir: s.dir });
     expect(h.runtime.own.stats.filesRead).toBe(2);
-    expect(h.logs.join('\n')).toMatch(/index cache is (damaged|from another version); rebuilding it/);
+    expect(h.logs.join('\n')).toContain(`index cache is ${what}; rebuilding it`);
     expect(await titlesFor(h, 'water')).toEqual(['Tomatoes']);
+  });
+
+  it('abandons a save when a note changes under it, and keeps the previous cache', async () => {
+    const s = await open();
+    await s.close();
+    h = await connect({ dir: s.dir });
+    const before = await stat(cacheFile(s.dir));
+    const index = h.runtime.fulltext.get(h.runtime.own);
+    if (!index) throw new Error('no index');
+    let current = true;
+    const abandoned = saveSnapshot(s.dir, { records: [...h.runtime.own.all()], fulltext: index.snapshot() }, { stillCurrent: () => current });
+    current = false;
+    expect(await abandoned).toBe(false);
+    expect((await stat(cacheFile(s.dir))).mtimeMs).toBe(before.mtimeMs);
+    expect((await readdir(path.join(s.dir, '.dexi/cache'))).filter((name) => name.startsWith('.dexi-tmp-'))).toEqual([]);
   });
 });
