@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: the performance figures of issue 3, measured on the BUILT
- * server (`node dist/cli/main.js serve --vault DIR`) driven over stdio by the
+ * server (`node dist/app/dexi-vault.js serve --vault DIR`) driven over stdio by the
  * MCP client, as a real assistant would drive it.
  *
  * For each vault size (default 10,000 and 100,000 notes; `--quick`: 2,000)
@@ -43,7 +43,7 @@ import { summarize, type Summary } from './stats.js';
 // Where things are.
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
 export const BENCH_DIR = path.join(ROOT, '.bench');
 /** Held while a run uses `.bench/`: two runs on the same vaults would spoil each other's figures. */
 const RUN_LOCK = path.join(BENCH_DIR, 'run.lock');
@@ -391,7 +391,7 @@ function killHard(pid: number | null | undefined): void {
   }
 }
 
-/** Spawn `node dist/cli/main.js serve --vault DIR` and connect; `initializeMs` is spawn → initialize answered. */
+/** Spawn `node dist/app/dexi-vault.js serve --vault DIR` and connect; `initializeMs` is spawn → initialize answered. */
 export async function startServer(vault: string, initializeTimeoutMs = 30_000): Promise<ServerHandle> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -1070,7 +1070,7 @@ export function resultsJson(runs: readonly SizeRun[], context: { machine: Machin
     git: context.git,
     options: context.options,
     method: {
-      server: 'node dist/cli/main.js serve --vault DIR, over stdio through the MCP SDK client (StdioClientTransport); times are measured in the client',
+      server: 'node dist/app/dexi-vault.js serve --vault DIR, over stdio through the MCP SDK client (StdioClientTransport); times are measured in the client',
       coldStart: '<vault>/.dexi/cache deleted; spawn → first search_notes answered without error (polled every 50 ms). The OS page cache is warm.',
       warmStart: 'restart after the cold run saved its cache; spawn → first search_notes answered',
       latency: 'round trip of one tools/call as seen by the client, after warm-up calls; percentiles are nearest-rank',

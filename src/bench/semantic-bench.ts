@@ -22,7 +22,7 @@ import { splitFrontmatter } from '../files/frontmatter.js';
 import { generateQueries, generateVault } from './generate.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const CLI = new URL('dist/cli/main.js', ROOT).pathname;
+const CLI = new URL('dist/app/dexi-vault.js', ROOT).pathname;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -7,7 +7,7 @@ import { CLI, INSPECTOR, run, STACK_FRAME, TOOL_NAMES, type Run } from './proces
 /**
  * A third-party client: the MCP Inspector's CLI mode (`mcp-inspector --cli`,
  * the launcher's `--cli` flag must come first), which spawns
- * `node dist/cli/main.js serve --vault DIR` over stdio, runs one method and
+ * `node dist/app/dexi-vault.js serve --vault DIR` over stdio, runs one method and
  * exits: 0 on success, 5 when the tool returned isError. With `--format json`
  * it prints `{"result": ...}` on stdout and an error envelope on stderr.
  *
@@ -56,7 +56,7 @@ function inspectorEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Run `mcp-inspector --cli --format json <args> -- node dist/cli/main.js serve --vault DIR`. */
+/** Run `mcp-inspector --cli --format json <args> -- node dist/app/dexi-vault.js serve --vault DIR`. */
 function inspect(args: readonly string[]): Promise<Run> {
   return run(
     process.execPath,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root, the built CLI and the inspector's launcher. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+export const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
 export const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
 /** The tools every connection with both scopes lists (the contract's, as implemented so far). */

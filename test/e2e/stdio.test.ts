@@ -10,7 +10,7 @@ import { CLI, countNotes, eventually, ROOT, STACK_FRAME, TOOL_NAMES } from './pr
 
 /**
  * The built CLI, spawned as a real MCP client would spawn it: `node
- * dist/cli/main.js serve --vault DIR` over stdio, each test on its own copy
+ * dist/app/dexi-vault.js serve --vault DIR` over stdio, each test on its own copy
  * of the sample vault.
  */
 

@@ -10,7 +10,7 @@ import { allFiles, createRandom, noteFiles } from './harness.js';
 import { startRaw, type RawServer } from './rpc.js';
 
 /**
- * The built server (`node dist/cli/main.js serve --vault DIR` over stdio) is
+ * The built server (`node dist/app/dexi-vault.js serve --vault DIR` over stdio) is
  * killed with SIGKILL in the middle of a burst of writes, again and again.
  * After each kill, every note file must parse and hold its old content or one
  * of the new ones sent (an acknowledged write always landed); after each

@@ -8,7 +8,7 @@ import { hashToken, tokensPath } from '../../src/access/tokens.js';
 import { removeDir, writeVault } from '../helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
 const run = promisify(execFile);
 // The vault is always given explicitly, so a $DEXI_VAULT of the person running the tests cannot leak in.
 const { DEXI_VAULT: _ignored, ...withoutVault } = process.env;

@@ -1,0 +1,27 @@
+import { defineConfig } from 'rolldown';
+
+/**
+ * The command line as a few bundled files in dist/app/. Starting Node on
+ * the plain module graph spent most of the time to `initialize` resolving,
+ * reading and compiling some 400 small files (the MCP SDK, zod, ajv); one
+ * bundle loads in about 60 % of that. Packages that find files beside
+ * themselves at run time (the model weights, WASM and native add-ons) stay
+ * outside and load from node_modules.
+ */
+export default defineConfig({
+  input: {
+    'dexi-vault': 'dist/cli/main.js',
+    // Started as a worker by URL, beside the chunk that launches it.
+    'embed-worker': 'dist/index/vectors/embed-worker.js',
+  },
+  platform: 'node',
+  external: [/^node:/, 'hnswlib-node', /^@huggingface\/transformers/, 'onnxruntime-node', /^@energetic-ai\//],
+  output: {
+    dir: 'dist/app',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: '[name]-[hash].js',
+    // Chunk names carry a hash: old ones would pile up.
+    cleanDir: true,
+  },
+});
