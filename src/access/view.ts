@@ -1,7 +1,7 @@
 import { NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
-import { folderVisible, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
+import { folderVisible, isBounded, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
 const READY_WAIT_MS = 2000;
@@ -84,6 +84,16 @@ export class VaultView {
     if (!record) return false;
     if (vault === this.own) return this.seesOwn(record);
     return record.shared && sharedNotesVisible(this.policy);
+  }
+
+  /**
+   * `canSee` for one vault, for code that tests many notes at once; undefined
+   * when this connection sees every note of it (its own vault, with no
+   * boundary), so that such code can skip the test.
+   */
+  visibilityTest(vault: Vault): ((id: string) => boolean) | undefined {
+    if (vault === this.own && !isBounded(this.policy)) return undefined;
+    return (id) => this.canSee(vault, id);
   }
 
   /** A note of a given vault if this connection may see it. */

@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { NoteRecord } from '../vault/note.js';
 import { internals, type FieldPostings } from './minisearch-internals.js';
-import { rankedQuery, type RankedPage, type RankingOptions } from './ranked-query.js';
+import { documentTable, rankedQuery, type DocumentTable, type RankedPage, type RankingOptions } from './ranked-query.js';
 
 export interface IndexedNote {
   id: string;
@@ -107,6 +107,9 @@ const FIELD_COUNT = OPTIONS.fields.length;
  * incrementally and saved as a snapshot with the note cache.
  */
 export class FullTextIndex {
+  /** Built on the first query after a change, dropped at the next change. */
+  private table: DocumentTable | undefined;
+
   private constructor(private readonly search: MiniSearch<IndexedNote>) {}
 
   static empty(): FullTextIndex {
@@ -177,22 +180,26 @@ export class FullTextIndex {
 
   upsert(record: NoteRecord, plainBody: string): void {
     const doc = indexedNote(record, plainBody);
+    this.table = undefined;
     if (this.search.has(record.id)) this.search.replace(doc);
     else this.search.add(doc);
   }
 
   remove(id: string): void {
+    this.table = undefined;
     if (this.search.has(id)) this.search.discard(id);
   }
 
   /**
-   * How many notes passing `visible` match `query`, and the best `limit` of
-   * them. Equal scores are ordered by id, so that the order does not depend
-   * on the history of edits (and pages never overlap).
+   * How many notes passing `visible` (every note when it is undefined)
+   * match `query`, and the best `limit` of them. Equal scores are ordered by
+   * id, so that the order does not depend on the history of edits (and
+   * pages never overlap).
    */
-  query(query: string, visible: (id: string) => boolean, limit: number): RankedPage {
+  query(query: string, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
     const terms = tokenize(query).flatMap((token) => normaliseTerm(token) ?? []);
-    return rankedQuery(this.search, terms, RANKING, visible, limit);
+    this.table ??= documentTable(this.search);
+    return rankedQuery(this.search, this.table, terms, RANKING, visible, limit);
   }
 
   /** Take a snapshot; see `FullTextSnapshot`. */
@@ -203,9 +210,9 @@ export class FullTextIndex {
     const meta: FullTextMeta = {
       documentCount: mini._documentCount,
       nextId: mini._nextId,
-      // Read before the postings: a vacuum running meanwhile can only remove
-      // discarded notes' postings, so this never counts too few.
-      dirtCount: mini._dirtCount,
+      // Postings of discarded notes are not written, and a note discarded
+      // while the postings are written abandons the snapshot (see cache.ts).
+      dirtCount: 0,
       fieldIds: { ...mini._fieldIds },
       averageFieldLength: [...mini._avgFieldLength],
       shortIds,
@@ -228,13 +235,24 @@ export class FullTextIndex {
         buffer[at++] = value;
       };
       for (const [, data] of entries) {
-        push(data.size);
+        // Counts are written once known: postings of discarded notes are left out.
+        const fieldsAt = at;
+        push(0);
         for (const [fieldId, frequencies] of data) {
+          const countAt = at + 1;
           push(fieldId);
-          push(frequencies.size);
+          push(0);
+          let count = 0;
           for (const [doc, frequency] of frequencies) {
+            if (!mini._documentIds.has(doc)) continue;
             push(doc);
             push(frequency);
+            count++;
+          }
+          if (count === 0) at = countAt - 1;
+          else {
+            buffer[countAt] = count;
+            buffer[fieldsAt] = (buffer[fieldsAt] as number) + 1;
           }
         }
         if (at >= chunkInts) {

@@ -1,5 +1,5 @@
 import type MiniSearch from 'minisearch';
-import { internals, type FieldPostings, type Internals, type TermMap } from './minisearch-internals.js';
+import { internals, type FieldPostings, type TermMap } from './minisearch-internals.js';
 import { TopK } from './top-k.js';
 
 /**
@@ -57,12 +57,14 @@ interface Expansion {
  */
 export function rankedQuery(
   engine: MiniSearch<never> | MiniSearch<unknown> | object,
+  table: DocumentTable,
   terms: readonly string[],
   options: RankingOptions,
-  visible: (id: string) => boolean,
+  visible: ((id: string) => boolean) | undefined,
   limit: number,
 ): RankedPage {
   const index = internals(engine);
+  const { live, lengths, fieldCount } = table;
   const expansionsPerWord = terms.map((term) => expand(index._index, term, options));
   const slots = index._nextId;
   const total = new Float64Array(slots);
@@ -83,21 +85,20 @@ export function rankedQuery(
         if (fieldId === undefined) continue;
         const frequencies = expansion.postings.get(fieldId);
         if (!frequencies) continue;
-        const matching = liveCount(index, frequencies);
+        const matching = index._dirtCount === 0 ? frequencies.size : liveCount(live, frequencies);
         const idf = Math.log(1 + (index._documentCount - matching + 0.5) / (matching + 0.5));
         const average = index._avgFieldLength[fieldId] ?? 1;
         const { k, b, d } = options.bm25;
         const factor = expansion.weight * field.boost;
-        for (const [doc, frequency] of frequencies) {
-          const lengths = index._fieldLength.get(doc);
+        frequencies.forEach((frequency, doc) => {
           // A discarded note's postings stay until MiniSearch vacuums them.
-          if (!lengths) continue;
-          const length = lengths[fieldId] ?? 0;
+          if (live[doc] !== 1) return;
+          const length = lengths[doc * fieldCount + fieldId] as number;
           const bm25 = idf * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * length) / average)));
           const before = perWord[doc] as number;
           if (before === 0) inWord.push(doc);
           perWord[doc] = before + factor * bm25;
-        }
+        });
       }
     }
     for (const doc of inWord) {
@@ -112,7 +113,7 @@ export function rankedQuery(
   let count = 0;
   for (const doc of touched) {
     const id = index._documentIds.get(doc);
-    if (id === undefined || !visible(id)) continue;
+    if (id === undefined || (visible && !visible(id))) continue;
     count++;
     best.push({ id, doc, score: (total[doc] as number) * Math.max(1, quality[doc] as number) });
   }
@@ -145,12 +146,37 @@ function expand(terms: TermMap, term: string, options: RankingOptions): Expansio
   return out;
 }
 
-/** Notes in a posting list that still exist: discarded ones linger until a vacuum. */
-function liveCount(index: Internals, frequencies: Map<number, number>): number {
-  if (index._dirtCount === 0) return frequencies.size;
-  let live = 0;
-  for (const doc of frequencies.keys()) if (index._documentIds.has(doc)) live++;
-  return live;
+/** Notes in a posting list that still exist. */
+function liveCount(live: Uint8Array, frequencies: Map<number, number>): number {
+  let count = 0;
+  for (const doc of frequencies.keys()) if (live[doc] === 1) count++;
+  return count;
+}
+
+/**
+ * Per-note columns that every query reads for every posting, as typed
+ * arrays indexed by short id instead of a map lookup each time. Build one
+ * after the index changes; it stays valid until the next change.
+ */
+export interface DocumentTable {
+  fieldCount: number;
+  /** 1 for a note still in the index. */
+  live: Uint8Array;
+  /** Words per field: `lengths[shortId * fieldCount + fieldId]`. */
+  lengths: Float64Array;
+}
+
+export function documentTable(engine: MiniSearch<never> | MiniSearch<unknown> | object): DocumentTable {
+  const index = internals(engine);
+  const fieldCount = Object.keys(index._fieldIds).length;
+  const live = new Uint8Array(index._nextId);
+  const lengths = new Float64Array(index._nextId * fieldCount);
+  // Only notes in the index have field lengths: a discard removes them.
+  for (const [doc, fieldLengths] of index._fieldLength) {
+    live[doc] = 1;
+    for (let field = 0; field < fieldCount; field++) lengths[doc * fieldCount + field] = fieldLengths[field] ?? 0;
+  }
+  return { fieldCount, live, lengths };
 }
 
 function matchedTerms(expansionsPerWord: readonly Expansion[][], fieldIds: readonly (number | undefined)[], doc: number): string[] {

@@ -34,7 +34,7 @@ export const searchNotesTool = defineTool({
     for (const vault of view.searchableVaults()) {
       const index = fulltext.get(vault);
       if (!index) continue;
-      const page = index.query(args.query, (id) => view.canSee(vault, id), wanted);
+      const page = index.query(args.query, view.visibilityTest(vault), wanted);
       total += page.total;
       for (const hit of page.hits) hits.push({ vault, ...hit });
     }

@@ -71,6 +71,18 @@ describe.each(CASES)('boundary: $name', (c) => {
     for (const secret of forbiddenStrings(c)) expect(text, `${tool} leaked ${secret}`).not.toContain(secret);
   });
 
+  it('counts only what it may show: each total equals its items when they fit on one page', async () => {
+    let checked = 0;
+    for (const [tool, args] of calls) {
+      const page = (await h.call(tool, args)).structuredContent as { items?: unknown[]; total?: number } | undefined;
+      if (page?.total === undefined || !page.items) continue;
+      expect(page.items.length, `${tool} ${JSON.stringify(args)} fits on a page`).toBeLessThan(50);
+      expect(page.total, `${tool} ${JSON.stringify(args)}`).toBe(page.items.length);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(7);
+  });
+
   it('answers calls naming outside notes, folders and tags exactly as for ones that do not exist', async () => {
     const listed = (await h.client.listTools()).tools.map((t) => t.name);
     const probes: [string, (value: string) => Record<string, unknown>, string[], string][] = [
