@@ -11,8 +11,9 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: {
     'dexi-vault': 'dist/cli/main.js',
-    // Started as a worker by URL, beside the chunk that launches it.
+    // Started as workers by URL, beside the chunk that launches them.
     'embed-worker': 'dist/index/vectors/embed-worker.js',
+    'parse-worker': 'dist/vault/parse-worker.js',
   },
   platform: 'node',
   external: [/^node:/, 'hnswlib-node', /^@huggingface\/transformers/, 'onnxruntime-node', /^@energetic-ai\//],

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { cacheDir, loadSnapshot, saveSnapshot } from '../index/cache.js';
 import { FullTextIndex } from '../index/fulltext.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
-import { embeddingText } from '../index/vectors/embedding-text.js';
+import { embeddingTextOfPlain } from '../index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../vault/clock.js';
@@ -86,9 +86,10 @@ export class Runtime {
     this.fulltext.set(this.own, snapshot?.fulltext ?? FullTextIndex.empty());
     for (const vault of this.teammates) this.fulltext.set(vault, FullTextIndex.empty());
     for (const [vault, index] of this.fulltext) {
-      vault.on('note', (record, body) => {
-        index.upsert(record, toPlainText(body));
-        this.feedSemantic(vault, record, body);
+      vault.on('note', (record, body, plain) => {
+        const text = plain ?? toPlainText(body);
+        index.upsert(record, text);
+        this.feedSemantic(vault, record, text);
         if (vault === this.own) this.scheduleSave();
       });
       vault.on('removed', (record) => {
@@ -123,14 +124,14 @@ export class Runtime {
   }
 
   /** Teammates' notes are embedded only when shared: only those are ever visible. */
-  private feedSemantic(vault: Vault, record: NoteRecord, body: string): void {
+  private feedSemantic(vault: Vault, record: NoteRecord, plain: string): void {
     if (!this.semantic) return;
     if (vault !== this.own && !record.shared) {
       this.semantic.noteRemoved(record.id);
       return;
     }
     this.fedToSemantic.add(record.id);
-    this.semantic.noteChanged(record.id, embeddingText(record.title, body));
+    this.semantic.noteChanged(record.id, embeddingTextOfPlain(record.title, plain));
   }
 
   /**
@@ -149,7 +150,7 @@ export class Runtime {
         if (this.fedToSemantic.has(record.id) || this.closed) continue;
         try {
           const { record: current, body } = await vault.read(record.id);
-          this.feedSemantic(vault, current, body);
+          this.feedSemantic(vault, current, toPlainText(body));
         } catch {
           // Gone or changing: the watcher reports it again.
         }

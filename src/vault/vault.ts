@@ -24,7 +24,8 @@ import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
 import { frontmatterTags, mergeTags } from './tags.js';
 import type { NoteRecord, NoteWithBody } from './note.js';
-import { derivedId, folderOf, hashContent, parseNoteFile, type ParsedNote } from './parse.js';
+import { derivedId, folderOf, hashContent, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
+import { ParsePool } from './parse-pool.js';
 import { scanVault, type FileStat } from './scan.js';
 import { formatIso } from './time.js';
 
@@ -38,6 +39,8 @@ export interface VaultOptions {
   readOnly?: boolean;
   /** Names a read-only teammate vault's owner, and namespaces its derived ids. */
   owner?: string;
+  /** A first read with at least this many notes to parse parses them on a worker thread (default 1,000). */
+  parseWorkerMinNotes?: number;
   /** Test seams; see VaultTestHooks. Never set by the server. */
   hooks?: VaultTestHooks;
 }
@@ -66,8 +69,8 @@ interface NoteFile {
 }
 
 export interface VaultEvents {
-  /** A note was added or changed; `body` is its Markdown body. */
-  note: [record: NoteRecord, body: string];
+  /** A note was added or changed; `body` is its Markdown body, `plain` that body as plain text when it is already made. */
+  note: [record: NoteRecord, body: string, plain?: string];
   removed: [record: NoteRecord];
   ready: [];
 }
@@ -92,6 +95,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
 const MAX_WRITE_ATTEMPTS = 8;
 const READ_CONCURRENCY = 32;
+/**
+ * A first read with this many notes to parse uses a parsing worker; below
+ * it, starting the worker (~0.1 s) costs more than it saves.
+ */
+const PARSE_WORKER_MIN_NOTES = 1000;
 const MOVE_GRACE_MS = 400;
 
 export class VaultUnavailableError extends Error {}
@@ -125,6 +133,8 @@ export class Vault extends EventEmitter<VaultEvents> {
    * without following links; every write checks afresh.
    */
   private linkedFolders: Map<string, Promise<boolean>> | undefined;
+  /** During a first read with many notes to parse only. */
+  private parsePool: ParsePool | undefined;
   /** The hash of what the server itself last wrote at each path: a file still holding it is not being written by anyone else. */
   private readonly ownWrites = new Map<string, string>();
 
@@ -229,6 +239,11 @@ export class Vault extends EventEmitter<VaultEvents> {
     this.loadProgress = { phase: 'reading', done: 0, total: scan.files.length };
     this.linkedFolders = new Map();
 
+    const unchanged = (file: FileStat, cached: NoteRecord | undefined): cached is NoteRecord =>
+      cached !== undefined && cached.size === file.size && cached.mtimeMs === file.mtimeMs;
+    const toParse = scan.files.filter((file) => !unchanged(file, before.get(file.path))).length;
+    if (toParse >= (this.options.parseWorkerMinNotes ?? PARSE_WORKER_MIN_NOTES)) this.parsePool = new ParsePool(this.options.log);
+
     // Notes that carry their id are placed first, so that a copy of a note
     // (same id, second path) is the one that gets a new id, not the original.
     let next = 0;
@@ -237,7 +252,7 @@ export class Vault extends EventEmitter<VaultEvents> {
         const file = scan.files[next++] as FileStat;
         const cached = before.get(file.path);
         try {
-          if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs && !this.records.has(cached.id)) {
+          if (unchanged(file, cached) && !this.records.has(cached.id)) {
             this.place(cached);
           } else {
             await this.lock.run(file.path, () => this.ingest(file.path, cached));
@@ -248,8 +263,11 @@ export class Vault extends EventEmitter<VaultEvents> {
         this.loadProgress.done++;
       }
     };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker)).finally(() => {
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker)).finally(async () => {
       this.linkedFolders = undefined;
+      const pool = this.parsePool;
+      this.parsePool = undefined;
+      await pool?.close();
     });
     if (this.stopped) return;
 
@@ -470,14 +488,12 @@ export class Vault extends EventEmitter<VaultEvents> {
     // Content changed since the server last saw it: an outside edit, unless
     // this is the first time the server meets the file.
     const outsideEditMs = known ? file.mtimeMs : undefined;
-    let parsed = parseNoteFile({
-      path: vaultPath,
-      content: file.content,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      birthtimeMs: file.birthtimeMs,
-      outsideEditMs,
-    });
+    const facts: FileFacts = { path: vaultPath, content: file.content, size: file.size, mtimeMs: file.mtimeMs, birthtimeMs: file.birthtimeMs };
+    if (outsideEditMs !== undefined) facts.outsideEditMs = outsideEditMs;
+    let plain: string | undefined;
+    let parsed: ParsedNote;
+    if (this.parsePool) ({ parsed, plain } = await this.parsePool.parse(facts));
+    else parsed = parseNoteFile(facts);
     if (!file.valid) {
       parsed.record.broken = true;
       // Not UTF-8: the text is a lossy decoding, so the hash must be of the bytes themselves.
@@ -497,6 +513,8 @@ export class Vault extends EventEmitter<VaultEvents> {
         const keep = id === undefined && known !== undefined && [undefined, vaultPath].includes(this.records.get(known.id)?.path) ? known.id : undefined;
         const stamped = await this.stampId(vaultPath, file, parsed, keep);
         if (!stamped) return 'again';
+        // Only frontmatter lines were written; the plain text stays good if the body did not move.
+        if (stamped.parsed.body !== parsed.body) plain = undefined;
         parsed = stamped.parsed;
         id = stamped.id;
       }
@@ -507,7 +525,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       this.emit('removed', atPath);
     }
     this.place(record);
-    this.emit('note', record, parsed.body);
+    this.emit('note', record, parsed.body, plain);
     return record;
   }
 

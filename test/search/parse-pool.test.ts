@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { toPlainText } from '../../src/vault/markdown.js';
+import type { NoteRecord } from '../../src/vault/note.js';
+import { Vault } from '../../src/vault/vault.js';
+import { copySampleVault, removeDir, TestClock } from '../helpers.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await removeDir(dir);
+});
+
+/** Read a vault from scratch, collecting every note with the plain text the index would get. */
+async function firstRead(dir: string, parseWorkerMinNotes: number): Promise<{ notes: Map<string, { record: NoteRecord; plain: string; fromWorker: boolean }>; logs: string[] }> {
+  const logs: string[] = [];
+  const vault = await Vault.open({ root: dir, clock: new TestClock(), log: (line) => logs.push(line), parseWorkerMinNotes });
+  const notes = new Map<string, { record: NoteRecord; plain: string; fromWorker: boolean }>();
+  vault.on('note', (record, body, plain) => notes.set(record.path, { record, plain: plain ?? toPlainText(body), fromWorker: plain !== undefined }));
+  await vault.load();
+  return { notes, logs };
+}
+
+describe('the parsing worker', () => {
+  it('gives a first read the same notes and plain text as parsing on the main thread', async () => {
+    const dir = await copySampleVault();
+    dirs.push(dir);
+    // The first read stamps ids into the notes that lack them; both reads below then see the same files.
+    await firstRead(dir, Number.POSITIVE_INFINITY);
+    const here = await firstRead(dir, Number.POSITIVE_INFINITY);
+    const there = await firstRead(dir, 0);
+    expect(there.logs.filter((line) => line.includes('main thread'))).toEqual([]);
+    expect(here.notes.size).toBeGreaterThan(30);
+    expect([...there.notes.keys()].sort()).toEqual([...here.notes.keys()].sort());
+    for (const [notePath, note] of here.notes) {
+      const other = there.notes.get(notePath);
+      expect(other?.fromWorker, notePath).toBe(true);
+      expect(other?.record, notePath).toEqual(note.record);
+      expect(other?.plain, notePath).toBe(note.plain);
+    }
+  });
+});
