@@ -25,9 +25,13 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'than that the their them then there these they this to was we were what when which who will with would you your').split(' '),
 );
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Lower case and strip accents, so `café` finds `cafe` and the reverse; drop stop words. */
 export function normaliseTerm(term: string): string | null {
-  const folded = term.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  // Runs for every word of every note: NFKD was half the cost, and ASCII
+  // words (most of them) have nothing to decompose.
+  const folded = ASCII.test(term) ? term.toLowerCase() : term.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   return folded.length === 0 || STOP_WORDS.has(folded) ? null : folded;
 }
 
