@@ -74,10 +74,10 @@ async function serve(config: ServeConfig): Promise<void> {
     version: version(),
     tools: ALL_TOOLS,
     context,
-    // Built lazily at initialize time would be nicer, but the SDK takes it up front; it reflects the vault if already read.
-    instructions: buildInstructions(context.view, runtime.settings),
     log,
   });
+  // The SDK takes instructions when the server is built; the transport
+  // writes them into the initialize answer instead, built at that moment.
   await serveStdio(server, () => buildInstructions(context.view, runtime.settings));
   await runtime.close();
   // Nothing else should keep the process alive once the client hangs up.

@@ -14,7 +14,8 @@ export interface ServerOptions {
   version: string;
   tools: readonly ToolDefinition[];
   context: ToolContext;
-  instructions: string;
+  /** Sent with the initialize answer; leave it out when the transport adds them (see live-instructions.ts). */
+  instructions?: string;
   log: Logger;
   /** Defaults: DEFAULT_LIMITS. */
   limits?: Partial<ServerLimits>;
@@ -23,16 +24,24 @@ export interface ServerOptions {
 /** The JSON-RPC envelope around a result: `{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],"structuredContent":…}}`. */
 const ENVELOPE_BYTES = 1024;
 
-function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
-  const schema = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema as Tool['inputSchema'];
-}
+/**
+ * A tool's JSON schemas, made on the first tools/list and kept for the
+ * process: converting the zod schemas takes ~20 ms, which would otherwise
+ * delay every `initialize` (and every HTTP session).
+ */
+const jsonSchemas = new WeakMap<ToolDefinition, { input: Tool['inputSchema']; output: Tool['outputSchema'] }>();
 
-function outputSchemaOf(tool: ToolDefinition): Tool['outputSchema'] {
-  const schema = z.toJSONSchema(tool.output, { io: 'output' }) as Record<string, unknown>;
-  delete schema.$schema;
-  return schema as Tool['outputSchema'];
+function schemasOf(tool: ToolDefinition): { input: Tool['inputSchema']; output: Tool['outputSchema'] } {
+  let schemas = jsonSchemas.get(tool);
+  if (!schemas) {
+    const input = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
+    const output = z.toJSONSchema(tool.output, { io: 'output' }) as Record<string, unknown>;
+    delete input.$schema;
+    delete output.$schema;
+    schemas = { input: input as Tool['inputSchema'], output: output as Tool['outputSchema'] };
+    jsonSchemas.set(tool, schemas);
+  }
+  return schemas;
 }
 
 function acceptedKeys(tool: ToolDefinition): string[] {
@@ -53,22 +62,21 @@ export function createMcpServer(options: ServerOptions): Server {
   const policy = context.view.policy;
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: { listChanged: false } }, instructions: options.instructions },
+    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
   );
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listed: Tool[] = tools
-    .filter((tool) => hasScope(policy, tool.scope))
-    .map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: inputSchemaOf(tool),
-      outputSchema: outputSchemaOf(tool),
-      annotations: { title: tool.title, ...tool.annotations },
-    }));
+  const listed = tools.filter((tool) => hasScope(policy, tool.scope));
+  const describe = (tool: ToolDefinition): Tool => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: schemasOf(tool).input,
+    outputSchema: schemasOf(tool).output,
+    annotations: { title: tool.title, ...tool.annotations },
+  });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.map(describe) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
