@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -75,7 +75,14 @@ async function peakRssMb(pid: number | null | undefined): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { notes: { type: 'string' }, sample: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      notes: { type: 'string' },
+      sample: { type: 'string' },
+      // Re-measure worker scaling alone (a minute) without the full embedding (tens of minutes).
+      'throughput-only': { type: 'boolean' },
+    },
+  });
   const size = Number(values.notes ?? 10_000);
   const sample = Number(values.sample ?? 120);
   const dir = new URL(`.bench/vault-${size}-s42`, ROOT).pathname;
@@ -95,6 +102,7 @@ async function main(): Promise<void> {
   };
 
   // 1. Throughput, same notes, one worker then two.
+  log('loadAverageBefore', loadavg()[0]?.toFixed(2));
   const files = await noteFiles(dir, sample);
   const notes = await Promise.all(
     files.map(async (file) => chunkText(embeddingText(path.basename(file, '.md'), splitFrontmatter(await readFile(file, 'utf8')).body))),
@@ -102,6 +110,8 @@ async function main(): Promise<void> {
   const one = await throughput(notes, 1);
   const two = await throughput(notes, 2);
   log('throughput', { sampleNotes: notes.length, chunks: notes.flat().length, oneWorkerNotesPerS: +one.toFixed(2), twoWorkersNotesPerS: +two.toFixed(2), speedup: +(two / one).toFixed(2) });
+  log('loadAverage', loadavg()[0]?.toFixed(2));
+  if (values['throughput-only']) return;
 
   // 2. A full embedding from scratch (full-text cache kept), then a restart that must embed nothing.
   await rm(path.join(dir, '.dexi', 'cache', 'vectors'), { recursive: true, force: true });
