@@ -2,11 +2,12 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import express from 'express';
 import { InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -126,6 +127,12 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/**
+ * The largest request body: a note may be 4 MiB and JSON escaping can
+ * double it; stdio messages are capped at 10 MiB, and HTTP takes the same.
+ */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /**
  * Serve MCP over Streamable HTTP at `/mcp`. Every request needs a bearer
@@ -266,8 +273,12 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
       }
     };
 
-  // Host header check (DNS rebinding) and JSON body parsing come from the SDK.
-  const app = createMcpExpressApp({ host, allowedHosts });
+  // As the SDK's createMcpExpressApp sets it up (which fixes bodies at
+  // 100 kB): the Host check against DNS rebinding comes first, so that a
+  // foreign Host is refused before its body is read.
+  const app = express();
+  app.use(hostHeaderValidation(allowedHosts));
+  app.use(express.json({ limit: MAX_BODY_BYTES }));
   app.disable('x-powered-by');
   const auth = requireBearerAuth({ verifier });
   app.post('/mcp', auth, guarded(handlePost));
@@ -280,7 +291,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   app.use((error: { type?: string; status?: number; message?: string }, _req: IncomingMessage, res: ServerResponse, _next: unknown) => {
     if (error.type === 'entity.parse.failed') return rpcError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
     if (error.type === 'entity.too.large') {
-      return rpcError(res, 413, -32600, 'The request is larger than the server accepts (100 kB); send long text in several update_note appends.');
+      return rpcError(res, 413, -32600, 'The request is larger than the server accepts (10 MiB); send long text in several update_note appends.');
     }
     if (typeof error.status === 'number' && error.status >= 400 && error.status < 500) {
       return rpcError(res, error.status, -32600, `The request was refused: ${error.message ?? 'bad request'}.`);

@@ -247,16 +247,29 @@ describe('serve --http: one process, one connection per token', () => {
     expect(local.status).toBe(200);
   });
 
+  it('takes a long note in one call (bodies up to 10 MiB)', async () => {
+    const { client } = await connectWith(ownerSecret);
+    const text = 'A long imported article. '.repeat(130_000); // 3.25 MB
+    const created = await call(client, 'create_note', { title: 'Long import', text });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const id = (created.structuredContent as { id: string }).id;
+    const read = await call(client, 'get_note', { note_id: id });
+    expect((read.structuredContent as { text: string }).text).toContain(text.trim());
+    expect((await call(client, 'delete_note', { note_id: id })).isError).toBeFalsy();
+  });
+
   it('answers a body that is not JSON, and an unknown path, with plain messages', async () => {
     const broken = await fetch(server.url, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${ownerSecret}` }, body: '{not json' });
     expect(broken.status).toBe(400);
     const text = await broken.text();
     expect(text).toContain('not valid JSON');
     expect(text).not.toMatch(/\n\s+at |SyntaxError/);
-    const huge = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_note', arguments: { title: 'Big', text: 'x'.repeat(200_000) } } });
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_note', arguments: { title: 'Big', text: 'x'.repeat(11 * 1024 * 1024) } } });
     const tooLarge = await fetch(server.url, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${ownerSecret}` }, body: huge });
     expect(tooLarge.status).toBe(413);
-    expect(await tooLarge.text()).toContain('larger than the server accepts');
+    const refusal = await tooLarge.text();
+    expect(refusal).toContain('larger than the server accepts (10 MiB)');
+    expect(refusal).not.toMatch(/\n\s+at |PayloadTooLarge/);
     const elsewhere = await fetch(server.url.replace('/mcp', '/'), { headers: { authorization: `Bearer ${ownerSecret}` } });
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.text()).toContain('/mcp');
