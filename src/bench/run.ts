@@ -142,9 +142,16 @@ export interface MetricDef {
   target?: Target;
 }
 
+/**
+ * `initialize` takes a few hundred ms, and one spawn's time moves by a
+ * hundred with whatever else the machine does: the target is checked on the
+ * median of several spawns (the single cold and warm ones are shown too).
+ */
+const INITIALIZE_SPAWNS = 9;
+
 /** Every figure the benchmark can report, in table order. */
 export const METRICS = {
-  initialize_cold: { label: 'spawn → initialize answered (cold)', unit: 'ms', target: { op: '<=', value: 300 } },
+  initialize_cold: { label: 'spawn → initialize answered (cold)', unit: 'ms' },
   initialize_cold_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
   cold_searchable: { label: 'cold start → searchable (no cache)', unit: 'ms', target: { op: '<=', value: 15_000 } },
   cold_searchable_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
@@ -152,7 +159,7 @@ export const METRICS = {
   cold_server_read: { label: '  server\'s own "Read N notes" time', unit: 'ms' },
   cold_cache_saved: { label: 'cold start → index cache saved', unit: 'ms' },
   cold_peak_rss: { label: 'peak RSS, cold start incl. cache save', unit: 'MB', target: { op: '<=', value: 600 } },
-  initialize_warm: { label: 'spawn → initialize answered (warm)', unit: 'ms', target: { op: '<=', value: 300 } },
+  initialize_warm: { label: 'spawn → initialize answered (warm)', unit: 'ms' },
   initialize_warm_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
   warm_searchable: { label: 'warm start → searchable (cache)', unit: 'ms', target: { op: '<=', value: 2000 } },
   warm_searchable_cpu: { label: '  server main-thread CPU by then', unit: 'ms' },
@@ -166,6 +173,8 @@ export const METRICS = {
   edit_median: { label: 'outside edit → searchable, median', unit: 'ms' },
   edit_p95: { label: 'outside edit → searchable, p95', unit: 'ms', target: { op: '<=', value: 500 } },
   warm_peak_rss: { label: 'peak RSS, warm server after all steps', unit: 'MB', target: { op: '<=', value: 600 } },
+  initialize_median: { label: `spawn → initialize answered, median of ${INITIALIZE_SPAWNS}`, unit: 'ms', target: { op: '<=', value: 300 } },
+  initialize_max: { label: `  slowest of the ${INITIALIZE_SPAWNS}`, unit: 'ms' },
   scan_median: { label: 'linear scan per query, median', unit: 'ms' },
   speedup: { label: 'search_notes speed-up over linear scan', unit: '×', target: { op: '>=', value: 20 } },
 } satisfies Record<string, MetricDef>;
@@ -869,6 +878,21 @@ async function stepStopServer(run: SizeRun): Promise<void> {
   await server?.stop();
 }
 
+/** Spawn the server on the cached vault several times, stopping each right after initialize. */
+async function stepInitializeRepeated(run: SizeRun): Promise<void> {
+  const vault = needVault(run);
+  const samples: number[] = [];
+  for (let i = 0; i < INITIALIZE_SPAWNS; i++) {
+    const server = await startServer(vault.dir);
+    samples.push(server.initializeMs);
+    await server.stop();
+  }
+  const summary = summarize(samples);
+  run.summaries.initialize = summary;
+  record(run, 'initialize_median', summary.median);
+  record(run, 'initialize_max', Math.max(...samples));
+}
+
 async function stepLinearScan(run: SizeRun): Promise<void> {
   const files = await listNoteFiles(needVault(run).dir);
   const queries = run.queries.slice(0, run.options.scanQueries);
@@ -893,6 +917,7 @@ export const STEPS: Step[] = [
   { name: 'outside edit → searchable', run: stepOutsideEdits },
   { name: 'peak RSS of the warm server', run: stepWarmRss },
   { name: 'stop the server', run: stepStopServer },
+  { name: `initialize, ${INITIALIZE_SPAWNS} spawns`, run: stepInitializeRepeated },
   { name: 'linear-scan baseline', run: stepLinearScan },
 ];
 
