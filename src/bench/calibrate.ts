@@ -7,35 +7,18 @@
  * the other half, so the figures are not measured on what was fitted; the
  * table that ships is then fitted on all queries.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FullTextIndex } from '../index/fulltext.js';
 import { applyCalibration, type Calibration } from '../index/vectors/calibration.js';
 import { CALIBRATIONS } from '../index/vectors/calibrations.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
-import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { embeddingText } from '../index/vectors/embedding-text.js';
-import { toPlainText } from '../vault/markdown.js';
-import type { NoteRecord } from '../vault/note.js';
-import { bestThreshold, fitCalibration, mean, precisionAround, recallAt, reciprocalRank, type Scored } from './quality.js';
+import { qualityOf, runLabeledSet, TOP, type Quality, type QueryRun } from './labeled-runs.js';
+import { bestThreshold, fitCalibration, precisionAround, type Scored } from './quality.js';
 import { LABELED_NOTES, LABELED_QUERIES, queriesSharingNoWord } from './semantic-set.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const TOP = 10;
-
-/** `sourdough-3` → `sourdough`. */
-const topicOf = (key: string): string => key.replace(/-\d+$/, '');
-
-interface QueryRun {
-  query: string;
-  relevant: Set<string>;
-  /** Notes on the same topic as a relevant note: related, if not exactly what was asked. */
-  related: Set<string>;
-  semantic: { id: string; score: number }[];
-  fulltext: string[];
-}
 
 function splitReport(pairs: Scored[], knots: [number, number][]) {
   const calibrated = pairs.map((pair) => ({ score: applyCalibration(knots, pair.score), relevant: pair.relevant }));
@@ -47,88 +30,51 @@ async function main(): Promise<void> {
   const model = values.model ?? 'use-lite';
   const spec: EmbedderSpec = model === 'use-lite' ? { kind: 'use-lite' } : { kind: 'transformers', model: path.resolve(model) };
   const workers = Number(values.workers ?? availableParallelism());
-  const cacheDir = await mkdtemp(path.join(tmpdir(), 'dexi-calibrate-'));
-  const semantic = new SemanticIndexer({ cacheDir, embedder: spec, workers, log: () => undefined });
-  try {
-    await semantic.start();
-    const started = performance.now();
-    for (const note of LABELED_NOTES) semantic.noteChanged(note.key, embeddingText(note.title, note.body));
-    for (;;) {
-      const progress = semantic.progress();
-      if (progress.error) throw new Error(progress.error);
-      if (progress.ready) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const embedSeconds = (performance.now() - started) / 1000;
-    const modelId = semantic.embedderId ?? model;
+  const { modelId, embedSeconds, runs } = await runLabeledSet(spec, workers);
+  const quality = (pick: (run: QueryRun) => string[]): Quality => qualityOf(runs, pick);
+  // The contract's reading of the score: at 0.6 and above a result is usually
+  // related to the query, below it usually only loosely so. "Related" is
+  // judged by topic (a note on the same topic as a labeled answer); the
+  // strict labels are reported beside it.
+  const pairsOf = (list: QueryRun[], strict = false): Scored[] =>
+    list.flatMap((run) => run.semantic.map((hit) => ({ score: hit.score, relevant: (strict ? run.relevant : run.related).has(hit.id) })));
+  const fitRuns = runs.filter((_, i) => i % 2 === 0);
+  const heldOut = runs.filter((_, i) => i % 2 === 1);
+  const fitted = fitCalibration(pairsOf(fitRuns));
+  const knots = fitCalibration(pairsOf(runs));
 
-    const fulltext = FullTextIndex.empty();
-    for (const note of LABELED_NOTES) {
-      fulltext.upsert({ id: note.key, title: note.title, tags: [] } as unknown as NoteRecord, toPlainText(note.body));
-    }
-    const runs: QueryRun[] = [];
-    for (const { query, relevant } of LABELED_QUERIES) {
-      const hits = await semantic.search(query, TOP);
-      const topics = new Set(relevant.map(topicOf));
-      runs.push({
-        query,
-        relevant: new Set(relevant),
-        related: new Set(LABELED_NOTES.filter((note) => topics.has(topicOf(note.key))).map((note) => note.key)),
-        semantic: hits,
-        fulltext: fulltext.query(query, () => true, TOP).hits.map((hit) => hit.id),
-      });
-    }
-    const quality = (pick: (run: QueryRun) => string[]) => ({
-      recallAt5: mean(runs.map((run) => recallAt(pick(run), run.relevant, 5))),
-      mrr: mean(runs.map((run) => reciprocalRank(pick(run), run.relevant))),
-    });
-    // The contract's reading of the score: at 0.6 and above a result is usually
-    // related to the query, below it usually only loosely so. "Related" is
-    // judged by topic (a note on the same topic as a labeled answer); the
-    // strict labels are reported beside it.
-    const pairsOf = (list: QueryRun[], strict = false): Scored[] =>
-      list.flatMap((run) => run.semantic.map((hit) => ({ score: hit.score, relevant: (strict ? run.relevant : run.related).has(hit.id) })));
-    const fitRuns = runs.filter((_, i) => i % 2 === 0);
-    const heldOut = runs.filter((_, i) => i % 2 === 1);
-    const fitted = fitCalibration(pairsOf(fitRuns));
-    const knots = fitCalibration(pairsOf(runs));
+  const report = {
+    model: modelId,
+    notes: LABELED_NOTES.length,
+    queries: LABELED_QUERIES.length,
+    queriesSharingNoWord: queriesSharingNoWord(),
+    embedding: { workers, seconds: Math.round(embedSeconds * 10) / 10, notesPerSecond: Math.round((LABELED_NOTES.length / embedSeconds) * 10) / 10 },
+    semantic: quality((run) => run.semantic.map((hit) => hit.id)),
+    fulltext: quality((run) => run.fulltext),
+    calibration: {
+      resultsPerQuery: TOP,
+      fittedOnHalf: { knots: fitted, f1Threshold: bestThreshold(pairsOf(fitRuns)) },
+      heldOutHalf: { related: splitReport(pairsOf(heldOut), fitted), strictlyRelevant: splitReport(pairsOf(heldOut, true), fitted) },
+      shipped: { knots },
+      allQueriesInSample: { related: splitReport(pairsOf(runs), knots), strictlyRelevant: splitReport(pairsOf(runs, true), knots) },
+    },
+  };
+  console.log(JSON.stringify(report, null, 2));
+  await mkdir(new URL('.bench/', ROOT), { recursive: true });
+  await writeFile(new URL(`.bench/quality-${modelId.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`, ROOT), `${JSON.stringify(report, null, 2)}\n`);
 
-    const report = {
-      model: modelId,
-      notes: LABELED_NOTES.length,
-      queries: LABELED_QUERIES.length,
-      queriesSharingNoWord: queriesSharingNoWord(),
-      embedding: { workers, seconds: Math.round(embedSeconds * 10) / 10, notesPerSecond: Math.round((LABELED_NOTES.length / embedSeconds) * 10) / 10 },
-      semantic: quality((run) => run.semantic.map((hit) => hit.id)),
-      fulltext: quality((run) => run.fulltext),
-      calibration: {
-        resultsPerQuery: TOP,
-        fittedOnHalf: { knots: fitted, f1Threshold: bestThreshold(pairsOf(fitRuns)) },
-        heldOutHalf: { related: splitReport(pairsOf(heldOut), fitted), strictlyRelevant: splitReport(pairsOf(heldOut, true), fitted) },
-        shipped: { knots },
-        allQueriesInSample: { related: splitReport(pairsOf(runs), knots), strictlyRelevant: splitReport(pairsOf(runs, true), knots) },
-      },
-    };
-    console.log(JSON.stringify(report, null, 2));
-    await mkdir(new URL('.bench/', ROOT), { recursive: true });
-    await writeFile(new URL(`.bench/quality-${modelId.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`, ROOT), `${JSON.stringify(report, null, 2)}\n`);
-
-    const entry: Calibration = {
-      model: modelId,
-      points: knots,
-      fittedOn: `npm run calibrate: top ${TOP} results of ${LABELED_QUERIES.length} labeled queries over ${LABELED_NOTES.length} notes`,
-    };
-    const table = [...CALIBRATIONS.filter((existing) => existing.model !== modelId), entry];
-    const file = new URL('src/index/vectors/calibrations.ts', ROOT);
-    const header = (await readFile(file, 'utf8')).split('export const CALIBRATIONS')[0] ?? '';
-    // Knots on one line each, so the table reads as a table.
-    const json = JSON.stringify(table, null, 2).replace(/\[\s+(-?[\d.]+),\s+(-?[\d.]+)\s+\]/g, '[$1, $2]');
-    await writeFile(file, `${header}export const CALIBRATIONS: readonly Calibration[] = ${json};\n`);
-    console.error(`Wrote the calibration of ${modelId} to src/index/vectors/calibrations.ts; run npm run build to use it.`);
-  } finally {
-    await semantic.close();
-    await rm(cacheDir, { recursive: true, force: true });
-  }
+  const entry: Calibration = {
+    model: modelId,
+    points: knots,
+    fittedOn: `npm run calibrate: top ${TOP} results of ${LABELED_QUERIES.length} labeled queries over ${LABELED_NOTES.length} notes`,
+  };
+  const table = [...CALIBRATIONS.filter((existing) => existing.model !== modelId), entry];
+  const file = new URL('src/index/vectors/calibrations.ts', ROOT);
+  const header = (await readFile(file, 'utf8')).split('export const CALIBRATIONS')[0] ?? '';
+  // Knots on one line each, so the table reads as a table.
+  const json = JSON.stringify(table, null, 2).replace(/\[\s+(-?[\d.]+),\s+(-?[\d.]+)\s+\]/g, '[$1, $2]');
+  await writeFile(file, `${header}export const CALIBRATIONS: readonly Calibration[] = ${json};\n`);
+  console.error(`Wrote the calibration of ${modelId} to src/index/vectors/calibrations.ts; run npm run build to use it.`);
 }
 
 main().catch((error: unknown) => {

@@ -11,7 +11,10 @@
  * the cold run saved), the watcher picking up outside edits, search_notes and
  * list_notes latency, outside-edit-to-searchable latency, the server's peak
  * RSS, and a linear-scan baseline (read every file per query) on the same
- * vault. It prints a table and writes the figures, with machine info, to
+ * vault. Then (unless `--no-quality`) it measures search quality on the
+ * labeled set of src/bench/semantic-set.ts: recall@5 and MRR of
+ * semantic_search (the default model) beside full-text search, as issue 4
+ * asks. It prints a table and writes the figures, with machine info, to
  * `.bench/results.json` (`--quick`: `.bench/results-quick.json`).
  *
  * Extending it: add the figure to `METRICS` (label, unit, optional target),
@@ -37,6 +40,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cacheFile } from '../index/cache.js';
 import { createRng, generateQueries, generateVault, getTags } from './generate.js';
+import { qualityOf, runLabeledSet, TOP, type Quality } from './labeled-runs.js';
+import { LABELED_NOTES, LABELED_QUERIES, queriesSharingNoWord } from './semantic-set.js';
 import { summarize, type Summary } from './stats.js';
 
 // ---------------------------------------------------------------------------
@@ -70,13 +75,16 @@ export interface BenchOptions {
   scanBudgetMs: number;
   out: string;
   timeoutMin: number;
+  /** measure recall@5 and MRR on the labeled set */
+  quality: boolean;
 }
 
 export class UsageError extends Error {}
 
-const USAGE = `Usage: node dist/bench/run.js [--sizes 10000,100000] [--quick] [--out FILE] [--timeout-min 120]
+const USAGE = `Usage: node dist/bench/run.js [--sizes 10000,100000] [--quick] [--no-quality] [--out FILE] [--timeout-min 120]
   --sizes N,N      vault sizes in notes (default 10000,100000)
   --quick          one small vault (2000 notes) for a fast check; writes .bench/results-quick.json
+  --no-quality     leave out the labeled-set quality (about a minute of embedding)
   --out FILE       where to write the JSON figures (default .bench/results.json)
   --timeout-min M  stop everything after M minutes (default 120)`;
 
@@ -90,6 +98,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       options: {
         sizes: { type: 'string' },
         quick: { type: 'boolean' },
+        'no-quality': { type: 'boolean' },
         out: { type: 'string' },
         'timeout-min': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -124,6 +133,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     scanBudgetMs: 120_000,
     out,
     timeoutMin,
+    quality: values['no-quality'] !== true,
   };
 }
 
@@ -1208,9 +1218,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const machine = machineInfo();
   const git = await gitState();
   const runs: SizeRun[] = [];
+  let labeled: LabeledQuality | undefined;
   const write = async (aborted?: string): Promise<void> => {
     await mkdir(path.dirname(options.out), { recursive: true });
-    await writeFile(options.out, `${JSON.stringify(resultsJson(runs, { machine, git, options, startedAt, aborted }), null, 2)}\n`);
+    const results = { ...resultsJson(runs, { machine, git, options, startedAt, aborted }), ...(labeled ? { labeledSet: labeled } : {}) };
+    await writeFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
   };
 
   // Never hang, never leave a server behind.
@@ -1243,13 +1255,48 @@ export async function main(argv: readonly string[]): Promise<number> {
       runs.push(run);
       await runSize(run);
     }
+    if (options.quality) {
+      progress('labeled set: semantic and full-text search quality…');
+      labeled = await measureLabeledQuality();
+    }
   } finally {
     clearTimeout(watchdog);
     stopAllNow();
   }
   await write();
-  process.stdout.write(`\n${renderTable(runs, machine)}\nFigures written to ${path.relative(process.cwd(), options.out) || options.out}\n`);
+  process.stdout.write(`\n${renderTable(runs, machine)}\n${labeled ? `${renderQuality(labeled)}\n` : ''}Figures written to ${path.relative(process.cwd(), options.out) || options.out}\n`);
   return runs.some((run) => run.errors.length > 0) ? 1 : 0;
+}
+
+interface LabeledQuality {
+  model: string;
+  notes: number;
+  queries: number;
+  queriesSharingNoWord: number;
+  semantic: Quality;
+  fulltext: Quality;
+}
+
+/** Issue 4's quality figures, on the labeled set, with the default model on every core. */
+async function measureLabeledQuality(): Promise<LabeledQuality> {
+  const { modelId, runs } = await runLabeledSet({ kind: 'use-lite' }, os.availableParallelism());
+  return {
+    model: modelId,
+    notes: LABELED_NOTES.length,
+    queries: LABELED_QUERIES.length,
+    queriesSharingNoWord: queriesSharingNoWord(),
+    semantic: qualityOf(runs, (run) => run.semantic.map((hit) => hit.id)),
+    fulltext: qualityOf(runs, (run) => run.fulltext),
+  };
+}
+
+function renderQuality(q: LabeledQuality): string {
+  const row = (name: string, quality: Quality): string => `  ${name.padEnd(34)} recall@5 ${quality.recallAt5.toFixed(3)}   MRR ${quality.mrr.toFixed(3)}`;
+  return [
+    `Labeled set: ${q.notes} notes, ${q.queries} queries (${q.queriesSharingNoWord} share no word with the notes they should find), top ${TOP}:`,
+    row(`semantic_search (${q.model})`, q.semantic),
+    row('search_notes (full-text)', q.fulltext),
+  ].join('\n');
 }
 
 const invokedDirectly = process.argv[1] !== undefined && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url;
