@@ -22,9 +22,10 @@ export class ParsePool {
   private nextJob = 1;
   private worker: Worker | undefined;
 
-  constructor(log: (line: string) => void) {
+  /** `launch` is a test seam: a worker that fails, to check the fallback. */
+  constructor(log: (line: string) => void, launch: () => Worker = launchParseWorker) {
     try {
-      const worker = launchWorker(new URL('./parse-worker.js', import.meta.url), new URL('./parse-worker.ts', import.meta.url), {});
+      const worker = launch();
       worker.on('message', (response: ParseResponse) => this.settle(response));
       worker.on('error', (error) => this.fallBack(`the parsing worker failed (${error.message})`, log));
       worker.on('exit', (code) => this.fallBack(`the parsing worker exited (code ${code})`, log));
@@ -73,6 +74,10 @@ export class ParsePool {
     this.pending.clear();
     for (const item of waiting) settleHere(item);
   }
+}
+
+function launchParseWorker(): Worker {
+  return launchWorker(new URL('./parse-worker.js', import.meta.url), new URL('./parse-worker.ts', import.meta.url), {});
 }
 
 interface Waiting {

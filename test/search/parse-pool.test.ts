@@ -1,4 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ParsePool } from '../../src/vault/parse-pool.js';
+import { parseNoteFile } from '../../src/vault/parse.js';
 import { toPlainText } from '../../src/vault/markdown.js';
 import type { NoteRecord } from '../../src/vault/note.js';
 import { Vault } from '../../src/vault/vault.js';
@@ -36,5 +41,23 @@ describe('the parsing worker', () => {
       expect(other?.record, notePath).toEqual(note.record);
       expect(other?.plain, notePath).toBe(note.plain);
     }
+  });
+
+  it('parses on the calling thread when the worker dies, failing no note', async () => {
+    const dir = await copySampleVault();
+    dirs.push(dir);
+    const facts = await Promise.all(
+      ['Scratchpad.md', 'Journal/2026-08-09.md'].map(async (rel) => {
+        const content = await readFile(path.join(dir, rel), 'utf8');
+        return { path: rel, content, size: content.length, mtimeMs: 1, birthtimeMs: 1 };
+      }),
+    );
+    const logs: string[] = [];
+    // A worker that exits before answering anything; the notes are handed to it at once.
+    const pool = new ParsePool((line) => logs.push(line), () => new Worker('process.exit(3)', { eval: true }));
+    const results = await Promise.all(facts.map((item) => pool.parse(item)));
+    await pool.close();
+    results.forEach((result, i) => expect(result.parsed).toEqual(parseNoteFile(facts[i] as (typeof facts)[number])));
+    expect(logs.join('\n')).toMatch(/Parsing notes on the main thread: the parsing worker exited \(code 3\)/);
   });
 });
