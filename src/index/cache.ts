@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { replaceFileAtomicStreaming } from '../files/atomic.js';
@@ -116,7 +116,7 @@ export async function loadSnapshot(vaultRoot: string, log: (line: string) => voi
     file = await readFile(cacheFile(vaultRoot));
   } catch {
     for (const old of OLD_CACHE_FILES) {
-      if (await readFile(path.join(cacheDir(vaultRoot), old)).then(() => true, () => false)) {
+      if (await stat(path.join(cacheDir(vaultRoot), old)).then(() => true, () => false)) {
         log('The index cache is from another version; rebuilding it.');
         break;
       }

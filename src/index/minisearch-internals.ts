@@ -1,5 +1,3 @@
-import type MiniSearch from 'minisearch';
-
 /**
  * The parts of a MiniSearch 7.2 instance that the ranked query and the
  * binary snapshot read and fill. MiniSearch keeps them private; the version
@@ -32,6 +30,7 @@ export interface Internals {
   _dirtCount: number;
 }
 
-export function internals(engine: MiniSearch<never> | MiniSearch<unknown> | object): Internals {
+/** `engine` is a MiniSearch instance. */
+export function internals(engine: object): Internals {
   return engine as unknown as Internals;
 }

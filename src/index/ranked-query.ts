@@ -1,4 +1,3 @@
-import type MiniSearch from 'minisearch';
 import { internals, type FieldPostings, type TermMap } from './minisearch-internals.js';
 import { TopK } from './top-k.js';
 
@@ -56,7 +55,7 @@ interface Expansion {
  * adds its score twice.
  */
 export function rankedQuery(
-  engine: MiniSearch<never> | MiniSearch<unknown> | object,
+  engine: object,
   table: DocumentTable,
   terms: readonly string[],
   options: RankingOptions,
@@ -166,7 +165,7 @@ export interface DocumentTable {
   lengths: Float64Array;
 }
 
-export function documentTable(engine: MiniSearch<never> | MiniSearch<unknown> | object): DocumentTable {
+export function documentTable(engine: object): DocumentTable {
   const index = internals(engine);
   const fieldCount = Object.keys(index._fieldIds).length;
   const live = new Uint8Array(index._nextId);
