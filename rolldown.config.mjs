@@ -3,7 +3,7 @@ import { defineConfig } from 'rolldown';
 /**
  * The command line as a few bundled files in dist/app/. Starting Node on
  * the plain module graph spent most of the time to `initialize` resolving,
- * reading and compiling some 400 small files (the MCP SDK, zod, ajv); one
+ * reading and compiling some 380 files (the MCP SDK, zod, ajv, counted); one
  * bundle loads in about 60 % of that. Packages that find files beside
  * themselves at run time (the model weights, WASM and native add-ons) stay
  * outside and load from node_modules.

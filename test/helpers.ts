@@ -168,3 +168,25 @@ export async function waitForEmbeddings(runtime: Runtime, timeoutMs = 60_000): P
     return progress !== undefined && progress.ready && progress.total >= runtime.own.size;
   }, timeoutMs, 'embeddings');
 }
+
+/**
+ * What the own vault's full-text index answers to each query, every hit with
+ * its score rounded to 6 places: compared between a live index and one
+ * rebuilt from the files.
+ */
+export function indexAnswers(runtime: Runtime, queries: readonly string[]): Record<string, { id: string; score: number }[]> {
+  const index = runtime.fulltext.get(runtime.own);
+  if (!index) throw new Error('no index');
+  const out: Record<string, { id: string; score: number }[]> = {};
+  for (const query of queries) {
+    out[query] = index.query(query, undefined, Infinity).hits.map((hit) => ({ id: hit.id, score: Math.round(hit.score * 1e6) / 1e6 }));
+  }
+  return out;
+}
+
+/** The own vault's note records, the fields a rebuild must agree on, by id. */
+export function recordSummaries(runtime: Runtime): { id: string; path: string; title: string; tags: string[]; snippet: string; folder: string | null; hash: string }[] {
+  return [...runtime.own.all()]
+    .map((r) => ({ id: r.id, path: r.path, title: r.title, tags: r.tags, snippet: r.snippet, folder: r.folder, hash: r.hash }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -777,22 +777,28 @@ async function stepPrepareVault(run: SizeRun): Promise<void> {
   );
 }
 
+/** What both starts record: initialize, time to searchable with CPU and RSS by then, and the server's own read time. */
+async function recordStart(run: SizeRun, server: ServerHandle, kind: 'cold' | 'warm', searchableLimitMs: number): Promise<Awaited<ReturnType<typeof serverReadLine>>> {
+  record(run, `initialize_${kind}`, server.initializeMs);
+  if (server.initializeCpuMs !== undefined) record(run, `initialize_${kind}_cpu`, server.initializeCpuMs);
+  record(run, `${kind}_searchable`, await waitUntilSearchable(server, run.queries[0] ?? 'project', searchableLimitMs));
+  record(run, `${kind}_searchable_cpu`, await cpuTimeMs(server.pid, true));
+  run.info[`${kind}SearchableProcessCpuMs`] = await cpuTimeMs(server.pid);
+  record(run, `${kind}_searchable_rss`, await peakRssMb(server.pid));
+  const read = await serverReadLine(server);
+  if (read) {
+    record(run, `${kind}_server_read`, read.ms);
+    run.info[`${kind}NotesRead`] = read.notes;
+  }
+  return read;
+}
+
 async function stepColdStart(run: SizeRun): Promise<void> {
   const vault = needVault(run);
   await rm(path.dirname(cachePathFor(vault.dir)), { recursive: true, force: true });
   const server = await startServer(vault.dir);
   try {
-    record(run, 'initialize_cold', server.initializeMs);
-    if (server.initializeCpuMs !== undefined) record(run, 'initialize_cold_cpu', server.initializeCpuMs);
-    record(run, 'cold_searchable', await waitUntilSearchable(server, run.queries[0] ?? 'project', limit(run.notes, 60_000, 15)));
-    record(run, 'cold_searchable_cpu', await cpuTimeMs(server.pid, true));
-    run.info.coldSearchableProcessCpuMs = await cpuTimeMs(server.pid);
-    record(run, 'cold_searchable_rss', await peakRssMb(server.pid));
-    const read = await serverReadLine(server);
-    if (read) {
-      record(run, 'cold_server_read', read.ms);
-      run.info.coldNotesRead = read.notes;
-    }
+    await recordStart(run, server, 'cold', limit(run.notes, 60_000, 15));
     // The server saves the cache right after loading; a warm start needs it
     // complete. Meanwhile it must keep answering: searches run all along.
     let saving = true;
@@ -822,16 +828,8 @@ async function stepWarmStart(run: SizeRun): Promise<void> {
   if (!existsSync(cachePathFor(vault.dir))) throw new SkipError('skipped: there is no index cache (the cold start failed)');
   const server = await startServer(vault.dir);
   run.server = server;
-  record(run, 'initialize_warm', server.initializeMs);
-  if (server.initializeCpuMs !== undefined) record(run, 'initialize_warm_cpu', server.initializeCpuMs);
-  record(run, 'warm_searchable', await waitUntilSearchable(server, run.queries[0] ?? 'project', limit(run.notes, 30_000, 3)));
-  record(run, 'warm_searchable_cpu', await cpuTimeMs(server.pid, true));
-  run.info.warmSearchableProcessCpuMs = await cpuTimeMs(server.pid);
-  record(run, 'warm_searchable_rss', await peakRssMb(server.pid));
-  const read = await serverReadLine(server);
+  const read = await recordStart(run, server, 'warm', limit(run.notes, 30_000, 3));
   if (read) {
-    record(run, 'warm_server_read', read.ms);
-    run.info.warmNotesRead = read.notes;
     if (!read.fromCache) throw new Error('the warm start did not use the index cache');
     if (read.notes !== run.notes) throw new Error(`the server read ${read.notes} notes, not ${run.notes}`);
   }

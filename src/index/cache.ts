@@ -166,11 +166,12 @@ export async function saveSnapshot(
     }
     const postingBytes = written;
     const RECORDS_PER_PIECE = 2000;
-    for (let start = 0; start === 0 || start < snapshot.records.length; start += RECORDS_PER_PIECE) {
+    if (!(await put(Buffer.from('[')))) return false;
+    for (let start = 0; start < snapshot.records.length; start += RECORDS_PER_PIECE) {
       const piece = snapshot.records.slice(start, start + RECORDS_PER_PIECE).map((record) => JSON.stringify(record));
-      const text = `${start === 0 ? '[' : ','}${piece.join(',')}${start + RECORDS_PER_PIECE >= snapshot.records.length ? ']' : ''}`;
-      if (!(await put(Buffer.from(text, 'utf8')))) return false;
+      if (!(await put(Buffer.from(`${start === 0 ? '' : ','}${piece.join(',')}`, 'utf8')))) return false;
     }
+    if (!(await put(Buffer.from(']')))) return false;
     const recordBytes = written - postingBytes;
     if (!(await put(Buffer.from(JSON.stringify(snapshot.fulltext.meta), 'utf8')))) return false;
     const metaBytes = written - postingBytes - recordBytes;

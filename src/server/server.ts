@@ -67,14 +67,17 @@ export function createMcpServer(options: ServerOptions): Server {
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.filter((tool) => hasScope(policy, tool.scope));
-  const describe = (tool: ToolDefinition): Tool => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: schemasOf(tool).input,
-    outputSchema: schemasOf(tool).output,
-    annotations: { title: tool.title, ...tool.annotations },
-  });
+  const describe = (tool: ToolDefinition): Tool => {
+    const { input, output } = schemasOf(tool);
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: input,
+      outputSchema: output,
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.map(describe) }));
 

@@ -9,7 +9,7 @@ import { Runtime } from '../../src/server/runtime.js';
 import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS, type ToolDefinition } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS, type VaultSettings } from '../../src/vault/settings.js';
-import { TestClock } from '../helpers.js';
+import { indexAnswers, recordSummaries, TestClock } from '../helpers.js';
 
 /**
  * One runtime (one vault, one index, one watcher) with several MCP
@@ -132,22 +132,6 @@ export async function noteFiles(root: string): Promise<string[]> {
 
 const PROBES = ['tok', 'note', 'alpha', 'beta', 'gamma', 'delta', 'body', 'init', 'replaced', 'garden', 'river'];
 
-function indexAnswers(runtime: Runtime, queries: readonly string[]): Record<string, { id: string; score: number }[]> {
-  const index = runtime.fulltext.get(runtime.own);
-  if (!index) throw new Error('no index');
-  const out: Record<string, { id: string; score: number }[]> = {};
-  for (const query of queries) {
-    out[query] = index.query(query, () => true, Infinity).hits.map((hit) => ({ id: hit.id, score: Math.round(hit.score * 1e6) / 1e6 }));
-  }
-  return out;
-}
-
-function recordsOf(runtime: Runtime): unknown[] {
-  return [...runtime.own.all()]
-    .map((r) => ({ id: r.id, path: r.path, title: r.title, tags: r.tags, snippet: r.snippet, folder: r.folder, hash: r.hash }))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 /**
  * Compare the live runtime with one rebuilt from a copy of the files (no
  * cache): the same notes, records and search answers. Returns a description
@@ -160,8 +144,8 @@ export async function differenceFromRebuild(live: Runtime, dir: string, scratch:
   const rebuilt = await Runtime.open({ vaultDir: scratch, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
   try {
     await rebuilt.loaded;
-    const a = recordsOf(live).map((record) => JSON.stringify(record));
-    const b = recordsOf(rebuilt).map((record) => JSON.stringify(record));
+    const a = recordSummaries(live).map((record) => JSON.stringify(record));
+    const b = recordSummaries(rebuilt).map((record) => JSON.stringify(record));
     if (a.join('\n') !== b.join('\n')) {
       const onlyLive = a.filter((record) => !b.includes(record)).slice(0, 3);
       const onlyRebuilt = b.filter((record) => !a.includes(record)).slice(0, 3);

@@ -4,16 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/bench/generate.js';
 import { Runtime } from '../../src/server/runtime.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
-import { connect, removeDir, tempDir, TestClock, waitFor, writeVault, type Harness } from '../helpers.js';
+import { connect, indexAnswers, recordSummaries, removeDir, tempDir, TestClock, waitFor, writeVault, type Harness } from '../helpers.js';
 
 const WORDS = ['apple', 'river', 'garden', 'violin', 'sourdough', 'lisbon', 'compost', 'neural', 'tomato', 'budget', 'meeting', 'castle'];
 const QUERIES = [...WORDS, 'garden tomato', 'violin practice', 'neural budget castle', 'riv', 'sourdouhg'];
 const FOLDERS = ['', 'A', 'A/B', 'C'];
-
-interface Answer {
-  id: string;
-  score: number;
-}
 
 let h: Harness | undefined;
 const dirs: string[] = [];
@@ -32,22 +27,6 @@ async function listMarkdown(root: string, rel = ''): Promise<string[]> {
     else if (entry.name.endsWith('.md')) out.push(child);
   }
   return out;
-}
-
-function answers(runtime: Runtime): Record<string, Answer[]> {
-  const index = runtime.fulltext.get(runtime.own);
-  if (!index) throw new Error('no index');
-  const result: Record<string, Answer[]> = {};
-  for (const query of QUERIES) {
-    result[query] = index.query(query, () => true, Infinity).hits.map((hit) => ({ id: hit.id, score: Math.round(hit.score * 1e6) / 1e6 }));
-  }
-  return result;
-}
-
-function records(runtime: Runtime): unknown[] {
-  return [...runtime.own.all()]
-    .map((r) => ({ id: r.id, path: r.path, title: r.title, tags: r.tags, snippet: r.snippet, folder: r.folder, hash: r.hash }))
-    .sort((a, b) => a.id.localeCompare(b.id));
 }
 
 describe('differential: the live index after a stream of edits equals one rebuilt from the files', () => {
@@ -111,10 +90,10 @@ describe('differential: the live index after a stream of edits equals one rebuil
       const rebuilt = await Runtime.open({ vaultDir: rebuiltDir, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
       await rebuilt.loaded;
       const same =
-        JSON.stringify(records(rebuilt)) === JSON.stringify(records(s.runtime)) &&
-        JSON.stringify(answers(rebuilt)) === JSON.stringify(answers(s.runtime));
+        JSON.stringify(recordSummaries(rebuilt)) === JSON.stringify(recordSummaries(s.runtime)) &&
+        JSON.stringify(indexAnswers(rebuilt, QUERIES)) === JSON.stringify(indexAnswers(s.runtime, QUERIES));
       await rebuilt.close();
-      return same ? { rebuilt: records(s.runtime) } : undefined;
+      return same ? { rebuilt: recordSummaries(s.runtime) } : undefined;
     };
     const result = await waitFor(compare, 8000, 'the live index to match a rebuild');
     expect(result.rebuilt.length).toBe((await listMarkdown(dir)).length);
