@@ -1,5 +1,6 @@
 /**
- * The Markdown rules of a vault note: its tags, its plain text and its snippet.
+ * The Markdown rules of a vault note: its tags, its plain text, its snippet
+ * and its search text.
  *
  * This is a hand-written scanner rather than remark: a cold start indexes every
  * note of the vault, and remark + micromark manage only a few hundred notes a
@@ -7,6 +8,8 @@
  * GFM closely enough to agree with the remark tree on everything that decides
  * where a tag may be (code, HTML, links, headings, tables, containers), which
  * test/unit/markdown-oracle.test.ts checks against mdast-util-from-markdown.
+ * On top of that it reads Obsidian's own syntax: wikilinks, embeds, callouts,
+ * `==highlights==` and `%%comments%%`.
  *
  * It works in two passes over a body:
  * 1. a line-oriented block pass (block quotes, list items and footnote
@@ -14,8 +17,9 @@
  *    HTML blocks, tables and link reference definitions as leaves), which
  *    yields the leaves in order plus the set of defined reference labels;
  * 2. an inline pass over every prose leaf (code spans, autolinks, inline HTML,
- *    links, images, wikilinks, emphasis, escapes, entities) that either
- *    collects tags or writes plain text.
+ *    links, images, wikilinks, emphasis, highlights, comments, escapes,
+ *    entities) that either collects tags or writes plain text, and for the
+ *    search text the targets of aliased wikilinks as it meets them.
  * Reference labels have to be known before the inline pass, because whether
  * `![alt][ref]` is an image (whose alt text holds no tags) depends on a
  * definition that may come later in the note.
@@ -33,10 +37,43 @@
  *   they hold no tags, and show as their alias (else their target) in plain
  *   text; embeds `![[file]]` show as nothing. (`[[x]](url)` stays a Markdown
  *   link around `[x]`.)
+ * - toSearchText is the plain text followed by the targets of the wikilinks
+ *   shown under another name, so that a search for a note's name finds the
+ *   notes that link to it under an alias. A target contributes the note's name
+ *   without its folder or `.md` (the name is what the note is called and what
+ *   its title is; the folder would make every note linking into a folder match
+ *   the folder's name) and the headings it points to (`[[Setup#Proxy|here]]`
+ *   is about the proxy); block ids (`#^a1b2`) are not words and are left out.
+ *   Embeds add nothing: they are not shown under a name.
+ * - `%%comments%%` hold no tags and are no text, as in the reading view. A
+ *   `%%` outside code (spans, blocks, inline HTML, autolinks, wikilinks, bare
+ *   URLs) opens a comment; the next `%%` closes it, whatever lies between:
+ *   other lines, blank lines, code fences, headings, since nothing in a
+ *   comment is Markdown. A `%%` that nothing closes is text: a stray `%%`
+ *   (`100%%`) should not hide the rest of a note from search. The blocks are
+ *   still those of the note read with its comments in place (the comment is
+ *   followed from leaf to leaf), except that when a comment ends inside what
+ *   read as code or HTML, that block's start was in the comment, so the rest
+ *   of it is read again as Markdown.
+ * - Something left out of the text (an embed, a comment, a footnote mark)
+ *   takes the space before it along when punctuation follows it
+ *   (`and ![[x.png]].` → `and.`); other spaces collapse to one.
+ * - A callout's marker (`> [!note]`, `[!warning]-`, `[!tip]+`, `[!x|meta]`)
+ *   is styling and is left out; its title is a line of its own, apart from
+ *   the callout's body, as the reading view shows it. A callout without a
+ *   title adds nothing: the reading view's default title ("Note") is the
+ *   type's name, which says nothing about the note and would put "note" or
+ *   "warning" in the search text of every note that has one.
+ * - `==highlight==` marks pair up as `~~` does, as a run of exactly two, and
+ *   are removed; `a == b` and `===` stay.
+ * - Task items show their state: `[ ]` as `☐`, `[x]` / `[X]` as `☑`. Other
+ *   Obsidian states (`[/]`, `[-]`, `[>]`, `[?]`…) keep their mark as it is:
+ *   Obsidian checks them all, but themes and plugins give them their own
+ *   meanings (in progress, cancelled, deferred), which neither box would say.
  * - An image's alt text holds no tags (in the Markdown tree it is an attribute,
  *   not text), but it is the image's plain text.
  * - `\#escaped` is not a tag: a backslash before a sigil blocks it like a word
- *   character does.
+ *   character does; `\%%` opens no comment.
  */
 
 // ---------------------------------------------------------------------------
@@ -49,52 +86,108 @@
 export function extractTags(body: string): string[] {
   // Most notes carry no sigil at all; skip both passes for them.
   if (body.indexOf('#') < 0 && body.indexOf('@') < 0) return [];
-  const blocks = parseBlocks(body, false);
-  const found: string[] = [];
+  const hasComments = body.indexOf('%%') >= 0;
+  // A comment may close inside what the block pass read as code or HTML, so
+  // with comments about those leaves are needed too.
+  const blocks = parseBlocks(body, hasComments);
   const { kinds, texts, defs } = blocks;
+  const comments = hasComments ? new Comments(texts) : null;
+  const found: string[] = [];
   for (let k = 0; k < kinds.length; k++) {
-    if (kinds[k] !== LEAF_INLINE) continue;
-    const text = texts[k] ?? '';
-    if (text.indexOf('#') < 0 && text.indexOf('@') < 0) continue;
-    scanInline(text, defs, found, null);
+    let text = texts[k] ?? '';
+    if (comments) {
+      comments.leaf = k;
+      const from = comments.visibleFrom(text);
+      if (from < 0) continue;
+      if (from > 0 && kinds[k] !== LEAF_INLINE) {
+        comments.readAgain(blocks, k, text.slice(from));
+        k--; // the leaves read again take this one's place and come next
+        continue;
+      }
+      if (from > 0) text = text.slice(from);
+      else if (kinds[k] !== LEAF_INLINE) continue;
+      if (text.indexOf('#') < 0 && text.indexOf('@') < 0 && text.indexOf('%%') < 0) continue;
+    } else {
+      if (kinds[k] !== LEAF_INLINE) continue;
+      if (text.indexOf('#') < 0 && text.indexOf('@') < 0) continue;
+    }
+    scanInline(text, defs, found, null, comments, null);
   }
   if (found.length < 2) return found;
   return [...new Set(found)];
 }
 
 /**
- * The body as plain readable text: Markdown syntax removed, code and link
- * labels kept, all whitespace (paragraph breaks too) collapsed to single
- * spaces, trimmed.
+ * The body as plain readable text, as Obsidian's reading view shows it:
+ * Markdown syntax, callout markers, highlight marks, embeds and `%%comments%%`
+ * removed, code and link labels kept, task checkboxes as `☐` / `☑`, all
+ * whitespace (paragraph breaks too) collapsed to single spaces, trimmed.
  */
 export function toPlainText(body: string): string {
-  return plainText(body, Infinity);
+  return plainText(body, Infinity, null);
+}
+
+/**
+ * What the search index holds of a body: toPlainText, then the targets of the
+ * wikilinks shown under another name (`[[Folder/Target Note#Heading|shown]]`
+ * adds `Target Note Heading`), so that a search for a note's name also finds
+ * the notes linking to it under an alias. One pass, like toPlainText.
+ */
+export function toSearchText(body: string): string {
+  const targets: string[] = [];
+  const text = plainText(body, Infinity, targets);
+  if (targets.length === 0) return text;
+  const words = targets.join(' ');
+  return text === '' ? words : text + ' ' + words;
 }
 
 /**
  * toPlainText, or a prefix of it at least `enough` UTF-16 units long: the
  * leaves are independent once the reference labels are known, so a snippet
- * need not convert the rest of a long note.
+ * need not convert the rest of a long note. With `targets`, the targets of
+ * aliased wikilinks are appended to it as they are met.
  */
-function plainText(body: string, enough: number): string {
-  const { kinds, texts, defs } = parseBlocks(body, true);
+function plainText(body: string, enough: number, targets: string[] | null): string {
+  const blocks = parseBlocks(body, true);
+  const { kinds, texts, defs } = blocks;
+  const comments = body.indexOf('%%') >= 0 ? new Comments(texts) : null;
   const leaves: string[] = [];
   const out: string[] = [];
   let length = 0;
+  // A leaf whose start a comment hid and whose rest starts with punctuation
+  // joins the leaf before it without a space (see dropSpaceBeforePunctuation).
+  let glueNext = false;
   for (let k = 0; k < kinds.length && length < enough; k++) {
-    const text = texts[k] ?? '';
+    let text = texts[k] ?? '';
     const kind = kinds[k];
+    let glued: boolean = glueNext;
+    glueNext = false;
+    if (comments) {
+      comments.leaf = k;
+      const from = comments.visibleFrom(text);
+      if (from < 0) continue;
+      if (from > 0) {
+        glued = isClosingPunctuation(text, from);
+        if (kind !== LEAF_INLINE) {
+          comments.readAgain(blocks, k, text.slice(from));
+          glueNext = glued; // for the first of the leaves read again,
+          k--; // which take this one's place and come next
+          continue;
+        }
+        text = text.slice(from);
+      }
+    }
     out.length = 0;
-    if (kind === LEAF_INLINE) scanInline(text, defs, null, out);
+    if (kind === LEAF_INLINE) scanInline(text, defs, null, out, comments, targets);
     else if (kind === LEAF_HTML) out.push(htmlBlockText(text));
     else out.push(text);
     // Collapsing each leaf and joining them with one space is the same as
     // collapsing the whole, and keeps the words of separate blocks apart.
     const leaf = out.join('').replace(WHITESPACE_RUN, ' ').trim();
-    if (leaf !== '') {
-      leaves.push(leaf);
-      length += leaf.length + 1;
-    }
+    if (leaf === '') continue;
+    if (glued && leaves.length > 0) leaves[leaves.length - 1] += leaf;
+    else leaves.push(leaf);
+    length += leaf.length + 1;
   }
   return leaves.join(' ');
 }
@@ -107,7 +200,7 @@ function plainText(body: string, enough: number): string {
 export function makeSnippet(body: string, limit = 300): string {
   // Twice the limit in UTF-16 units holds more than `limit` code points: enough
   // to know whether, and where, to cut.
-  const text = plainText(body, 2 * limit + 2);
+  const text = plainText(body, 2 * limit + 2, null);
   // UTF-16 length bounds the code point count from above.
   if (text.length <= limit) return text;
   let end = 0;
@@ -161,6 +254,11 @@ const TILDE = 126;
 const RPAREN = 41;
 const LPAREN = 40;
 const DQUOTE = 34;
+const PERCENT = 37;
+const COMMA = 44;
+const SEMICOLON = 59;
+const QUESTION = 63;
+const RBRACE = 125;
 const SQUOTE = 39;
 
 const WHITESPACE_RUN = /\s+/g;
@@ -248,7 +346,7 @@ function isPunctCp(cp: number): boolean {
 // Block pass
 
 const LEAF_INLINE = 0; // paragraph, heading or table cell: inline Markdown
-const LEAF_CODE = 1; // fenced or indented code: literal text
+const LEAF_LITERAL = 1; // text shown as it is: fenced or indented code, a task's checkbox
 const LEAF_HTML = 2; // an HTML block
 
 interface Blocks {
@@ -282,6 +380,31 @@ const THEMATIC_BREAK = /^(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
 const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 const TASK_MARKER = /\[[ xX]\](?=[ \t]|$)/y;
+const TASK_MARKER_LENGTH = 3;
+/** `[!type]`, `[!type|metadata]`, then `+` or `-` when it folds. */
+const CALLOUT_MARKER = /\[![^\]\s]+\][+-]?/y;
+
+/** What a task list item's checkbox at `p` shows, `☐` or `☑`; '' when there is none. */
+function taskState(line: string, p: number): string {
+  if (line.charCodeAt(p) !== LBRACKET) return '';
+  TASK_MARKER.lastIndex = p;
+  if (!TASK_MARKER.test(line)) return '';
+  return line.charCodeAt(p + 1) === SPACE ? '☐' : '☑';
+}
+
+/**
+ * The title of an Obsidian callout whose marker starts at `q` ('' when it
+ * has none), or null when this is no callout's first line: a block quote
+ * opened on this line, the innermost container, starting with `[!type]`. The
+ * marker is styling; the title is a line of its own, apart from the callout's
+ * body, as the reading view shows it.
+ */
+function calloutTitle(line: string, q: number, stack: readonly Container[]): string | null {
+  if (line.charCodeAt(q + 1) !== BANG || stack[stack.length - 1]?.kind !== CONTAINER_QUOTE) return null;
+  CALLOUT_MARKER.lastIndex = q;
+  if (!CALLOUT_MARKER.test(line)) return null;
+  return line.slice(CALLOUT_MARKER.lastIndex).trim();
+}
 const FOOTNOTE_DEF = /\[\^([^\]\s]+)\]:/y;
 const LINK_DEFINITION =
   /^\[((?:[^\\[\]]|\\.){1,999})\]:[ \t]*(?:<[^<>\n]*>|[^\x00-\x20<][^\x00-\x20]*)(?:[ \t]+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^)\\]|\\.)*\)))?[ \t]*$/;
@@ -505,7 +628,7 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
   };
   const closeLeaf = (): void => {
     if (open === Open.Paragraph && paragraph.length > 0) emit(LEAF_INLINE, paragraph.join('\n'));
-    else if ((open === Open.Fenced || open === Open.Indented) && keepLiteral) emit(LEAF_CODE, literal.join('\n'));
+    else if ((open === Open.Fenced || open === Open.Indented) && keepLiteral) emit(LEAF_LITERAL, literal.join('\n'));
     else if (open === Open.Html && keepLiteral) emit(LEAF_HTML, literal.join('\n'));
     open = Open.None;
     paragraph = [];
@@ -614,9 +737,13 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
         openContainer({ kind: CONTAINER_ITEM, col: marker.col, empty: marker.empty });
         line = marker.line;
         p = marker.contentPos;
-        // A task list item's `[ ]` / `[x]` is a checkbox, not text.
-        TASK_MARKER.lastIndex = p;
-        if (TASK_MARKER.test(line)) p = TASK_MARKER.lastIndex;
+        // A task list item's `[ ]` / `[x]` is a checkbox: its state is text of
+        // its own, and the item's content starts after it.
+        const task = taskState(line, p);
+        if (task !== '') {
+          p += TASK_MARKER_LENGTH;
+          if (keepLiteral) emit(LEAF_LITERAL, task);
+        }
         continue;
       }
       if (c === LBRACKET && line.charCodeAt(q + 1) === CARET) {
@@ -637,6 +764,15 @@ function parseBlocks(body: string, keepLiteral: boolean): Blocks {
     const ind = indentAt();
     const q = p + ind;
     const blank = q >= line.length;
+
+    // An Obsidian callout's first line: its title is a line of its own.
+    if (opened && line.charCodeAt(q) === LBRACKET && ind < 4) {
+      const title = calloutTitle(line, q, stack);
+      if (title !== null) {
+        if (title !== '') emit(LEAF_INLINE, title);
+        return;
+      }
+    }
 
     // 4. A line that leaves some containers unmatched either lazily continues a
     //    paragraph or closes them.
@@ -786,19 +922,87 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 
 /**
- * Characters where the inline scanner has something to decide, per mode; the
- * `…_URL` tables add the first letters of bare URLs, for leaves that may hold one.
+ * Characters where the inline scanner has something to decide, by what it
+ * does (tags or text) and what the leaf may hold: the first letters of bare
+ * URLs, for leaves that may hold one; `%`, in a body that holds a comment.
  */
-const TAG_STOPS = stopTable('\\`<![]#@_');
-const TEXT_STOPS = stopTable('\\`<![]_*~&');
-const TAG_STOPS_URL = stopTable('\\`<![]#@_hHwW');
-const TEXT_STOPS_URL = stopTable('\\`<![]_*~&hHwW');
+const STOPS_TEXT = 1;
+const STOPS_URL = 2;
+const STOPS_COMMENT = 4;
+const STOPS: Uint8Array[] = Array.from({ length: 8 }, (_, mode) =>
+  stopTable(
+    '\\`<![]_' +
+      ((mode & STOPS_TEXT) !== 0 ? '*~&=' : '#@') +
+      ((mode & STOPS_URL) !== 0 ? 'hHwW' : '') +
+      ((mode & STOPS_COMMENT) !== 0 ? '%' : ''),
+  ),
+);
 const URL_HINT = /:\/\/|www\./i;
 
 function stopTable(chars: string): Uint8Array {
   const table = new Uint8Array(128);
   for (const ch of chars) table[ch.charCodeAt(0)] = 1;
   return table;
+}
+
+/**
+ * The Obsidian comments of one body, followed across its leaves: a `%%`
+ * outside code opens a comment and the next `%%` closes it, wherever that
+ * is, block structure and code included, since nothing inside a comment is
+ * Markdown. A `%%` that nothing closes is literal text.
+ */
+class Comments {
+  /** A comment opened in an earlier leaf is still open. */
+  open = false;
+  /** The index of the leaf being scanned. */
+  leaf = 0;
+  /** The last leaf holding a `%%`; -2 until needed. */
+  private lastWithMarker = -2;
+
+  constructor(private readonly texts: readonly string[]) {}
+
+  /**
+   * Where the visible part of a leaf starts: 0 with no comment open, after
+   * the closing `%%` when one is, -1 when the open comment hides all of it.
+   */
+  visibleFrom(text: string): number {
+    if (!this.open) return 0;
+    const close = text.indexOf('%%');
+    if (close < 0) return -1;
+    this.open = false;
+    return close + 2;
+  }
+
+  /**
+   * When a comment ends inside what the block pass read as code or HTML, the
+   * block's start was in the comment, so it is no block: the rest of its text
+   * (`rest`) is read again, in place of leaf `k`. What follows the `%%` on
+   * its line continues the line the comment began on, so it is prose; the
+   * lines after it are read as blocks.
+   */
+  readAgain(blocks: Blocks, k: number, rest: string): void {
+    const newline = rest.indexOf('\n');
+    const line = (newline < 0 ? rest : rest.slice(0, newline)).trim();
+    const again = parseBlocks(newline < 0 ? '' : rest.slice(newline + 1), true);
+    if (line !== '') {
+      again.kinds.unshift(LEAF_INLINE);
+      again.texts.unshift(line);
+    }
+    blocks.kinds.splice(k, 1, ...again.kinds);
+    blocks.texts.splice(k, 1, ...again.texts);
+    for (const label of again.defs) blocks.defs.add(label);
+    this.lastWithMarker = -2;
+  }
+
+  /** Whether a leaf after the current one holds a `%%`, which would close a comment left open. */
+  closedLater(): boolean {
+    if (this.lastWithMarker === -2) {
+      let k = this.texts.length - 1;
+      while (k >= 0 && (this.texts[k] ?? '').indexOf('%%') < 0) k--;
+      this.lastWithMarker = k;
+    }
+    return this.lastWithMarker > this.leaf;
+  }
 }
 
 interface Opener {
@@ -814,14 +1018,23 @@ interface Opener {
 
 /**
  * Scans one prose leaf. With `tags` it appends the tags found; with `out` it
- * appends plain text. A link is only known to be one at its closing `]`, so
- * openers are kept on a stack, as CommonMark's bracket algorithm does.
+ * appends plain text, and with `targets` too the targets of aliased
+ * wikilinks. `comments`, for a body that holds a `%%`, follows comments from
+ * leaf to leaf. A link is only known to be one at its closing `]`, so openers
+ * are kept on a stack, as CommonMark's bracket algorithm does.
  */
-function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: string[] | null): void {
+function scanInline(
+  s: string,
+  defs: Set<string>,
+  tags: string[] | null,
+  out: string[] | null,
+  comments: Comments | null,
+  targets: string[] | null,
+): void {
   const n = s.length;
   const mayHoldUrl = URL_HINT.test(s);
   const memo = new LeafMemo(s);
-  const stops = tags ? (mayHoldUrl ? TAG_STOPS_URL : TAG_STOPS) : mayHoldUrl ? TEXT_STOPS_URL : TEXT_STOPS;
+  const stops = STOPS[(tags ? 0 : STOPS_TEXT) | (mayHoldUrl ? STOPS_URL : 0) | (comments ? STOPS_COMMENT : 0)]!;
   const openers: Opener[] = [];
   // Backtick run lengths known to have no closing run after some position.
   let noCloser: Set<number> | null = null;
@@ -887,6 +1100,7 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
           flush(i);
           literalFrom = wiki;
           i = wiki;
+          if (out) dropSpaceBeforePunctuation(out, s, i);
           break;
         }
         if (out) {
@@ -905,7 +1119,15 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
           if (wiki > 0) {
             if (out) {
               flush(i);
-              out.push(wikilinkText(s.slice(i + 2, wiki - 2)));
+              const inner = s.slice(i + 2, wiki - 2);
+              const bar = inner.indexOf('|');
+              // `[[target#heading|alias]]` reads as its alias, else its target.
+              const shown = (bar >= 0 ? inner.slice(bar + 1) : inner).trim();
+              out.push(shown);
+              if (targets && bar >= 0) {
+                const words = wikilinkTargetWords(inner.slice(0, bar));
+                if (words !== '' && words.toLowerCase() !== shown.toLowerCase()) targets.push(words);
+              }
               literalFrom = wiki;
             }
             i = wiki;
@@ -918,6 +1140,7 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
             flush(i);
             literalFrom = end;
             i = end;
+            if (out) dropSpaceBeforePunctuation(out, s, i);
             break;
           }
         }
@@ -957,7 +1180,7 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
       }
       case HASH:
       case AT: {
-        i = tags && underscores ? scanTag(s, i, tags, underscores, memo) : i + 1;
+        i = tags && underscores ? scanTag(s, i, tags, underscores, memo, comments !== null) : i + 1;
         break;
       }
       case UNDERSCORE:
@@ -976,6 +1199,48 @@ function scanInline(s: string, defs: Set<string>, tags: string[] | null, out: st
           literalFrom = i + len;
         }
         i += len;
+        break;
+      }
+      case EQUALS: {
+        // Obsidian's `==highlight==`: its marks pair up like `~~`, and only
+        // as a run of exactly two (`a === b` stays).
+        const len = runLength(s, i, EQUALS);
+        if (out && len === 2) {
+          const role = delimiterRole(s, i, len, EQUALS);
+          if (role !== 0) {
+            flush(i);
+            out.push('==');
+            const canOpen = (role & CAN_OPEN) !== 0;
+            const canClose = (role & CAN_CLOSE) !== 0;
+            (delimiters ??= []).push({ slot: out.length - 1, char: EQUALS, length: len, canOpen, canClose });
+            literalFrom = i + len;
+          }
+        }
+        i += len;
+        break;
+      }
+      case PERCENT: {
+        if (!comments || s.charCodeAt(i + 1) !== PERCENT) {
+          i++;
+          break;
+        }
+        const close = s.indexOf('%%', i + 2);
+        // Nothing closing it, or inside a bare URL (`https://x.io/100%%`): literal.
+        if ((close < 0 && !comments.closedLater()) || memo.inBareUrl(i)) {
+          i += 2;
+          break;
+        }
+        flush(i);
+        if (close < 0) {
+          // It closes in a later leaf: the rest of this one is hidden.
+          comments.open = true;
+          literalFrom = i = n;
+          break;
+        }
+        literalFrom = i = close + 2;
+        // A URL in the comment does not reach past it.
+        memo.startChunk(i);
+        if (out) dropSpaceBeforePunctuation(out, s, i);
         break;
       }
       case 104: // h
@@ -1069,7 +1334,7 @@ let angleText = '';
 /** An autolink or inline HTML at `i`: its end (its plain text in angleText), or 0 when neither. */
 function matchAngle(s: string, i: number, memo: LeafMemo): number {
   angleText = '';
-  if (s.charCodeAt(i + 1) === BANG || s.charCodeAt(i + 1) === 63 /* ? */) {
+  if (s.charCodeAt(i + 1) === BANG || s.charCodeAt(i + 1) === QUESTION) {
     // Comments, processing instructions and CDATA need their closer somewhere after.
     if (s.startsWith('<!--', i) && !/^<!---?>/.test(s.slice(i, i + 5)) && !memo.closes('-->', i + 4)) return 0;
     if (s.startsWith('<?', i) && !memo.closes('?>', i + 2)) return 0;
@@ -1103,11 +1368,52 @@ function wikilinkEnd(s: string, i: number): number {
   return -1;
 }
 
-/** `[[target#heading|alias]]` reads as its alias, else its target. */
-function wikilinkText(inner: string): string {
-  const bar = inner.indexOf('|');
-  return (bar >= 0 ? inner.slice(bar + 1) : inner).trim();
+/**
+ * The words a search for a wikilink's target would use: the note's name
+ * (without its folder or `.md`) and the headings linked to, as in
+ * `Folder/Note#Part#Detail` → `Note Part Detail`. Block references (`#^id`)
+ * are ids, not words, and are left out.
+ */
+function wikilinkTargetWords(target: string): string {
+  // In a table the alias bar is escaped (`[[Note\|alias]]`).
+  const path = target.charCodeAt(target.length - 1) === BACKSLASH ? target.slice(0, -1) : target;
+  const hash = path.indexOf('#');
+  let name = hash >= 0 ? path.slice(0, hash) : path;
+  name = name.slice(name.lastIndexOf('/') + 1).trim();
+  if (name.length > 3 && name.slice(-3).toLowerCase() === '.md') name = name.slice(0, -3);
+  if (hash < 0) return name;
+  let words = name;
+  for (const heading of path.slice(hash + 1).split('#')) {
+    const part = heading.trim();
+    if (part !== '' && part.charCodeAt(0) !== CARET) words = words === '' ? part : words + ' ' + part;
+  }
+  return words;
 }
+
+/**
+ * After something left out of plain text (an embed, a comment, a footnote
+ * reference), the space before it goes when punctuation follows, so that
+ * `and ![[x.png]].` reads `and.`, not `and .`.
+ */
+function dropSpaceBeforePunctuation(out: string[], s: string, next: number): void {
+  if (!isClosingPunctuation(s, next)) return;
+  for (let k = out.length - 1; k >= 0; k--) {
+    const chunk = out[k] ?? '';
+    const kept = chunk.trimEnd();
+    out[k] = kept;
+    if (kept !== '') return;
+  }
+}
+
+/** Punctuation that clings to the word before it: `. , ; : ! ? …` and closing brackets and quotes. */
+function isClosingPunctuation(s: string, k: number): boolean {
+  const c = s.charCodeAt(k);
+  if (c < 128) {
+    return c === DOT || c === COMMA || c === SEMICOLON || c === COLON || c === BANG || c === QUESTION || c === RPAREN || c === RBRACKET || c === RBRACE;
+  }
+  return CLOSING_PUNCTUATION.test(s[k] ?? '');
+}
+const CLOSING_PUNCTUATION = /^[\p{Pe}\p{Pf}…]$/u;
 
 /** End (after `]`) of a link label starting at `i`, or -1: at most 999 characters, no unescaped brackets. */
 function labelEnd(s: string, i: number): number {
@@ -1404,16 +1710,17 @@ class UnderscoreDelimiters {
  * CommonMark's delimiter matching (rule of three included) run forward over
  * the next few `_` runs. Closers take an opener's underscores from its inner
  * end, so the ones left over stay text before it (`#___x__` leaves `#_`).
- * Escaped underscores and those inside bare URLs do not count.
+ * Escaped underscores and those inside bare URLs, code spans or (with
+ * `comments`) comments do not count.
  */
-function underscoresClosedAfter(s: string, from: number, length: number, both: boolean): number {
+function underscoresClosedAfter(s: string, from: number, length: number, both: boolean, comments: boolean): number {
   // Open runs, ours at the bottom: original lengths, what is left, can-also-close.
   const lengths = [length];
   const left = [length];
   const boths = [both];
   // Looking at a bounded number of runs keeps this linear on pathological input.
   let budget = 8;
-  for (let k = s.indexOf('_', from); k >= 0 && budget-- > 0; ) {
+  for (let k = nextUnderscore(s, from, comments); k >= 0 && budget-- > 0; ) {
     const len = runLength(s, k, UNDERSCORE);
     if (s.charCodeAt(k - 1) !== BACKSLASH && !insideBareUrl(s, k)) {
       const role = delimiterRole(s, k, len, UNDERSCORE);
@@ -1442,9 +1749,35 @@ function underscoresClosedAfter(s: string, from: number, length: number, both: b
         boths.push((role & CAN_CLOSE) !== 0);
       }
     }
-    k = s.indexOf('_', k + len);
+    k = nextUnderscore(s, k + len, comments);
   }
   return length - (left[0] ?? length);
+}
+
+/**
+ * The next `_` at or after `from` that may be a delimiter, or -1: not one in
+ * a code span, nor (with `comments`) one in a `%%…%%` or after a `%%` that
+ * the leaf does not close (which either hides the rest or is rare enough
+ * literal text to give up at).
+ */
+function nextUnderscore(s: string, from: number, comments: boolean): number {
+  let at = from;
+  for (;;) {
+    const k = s.indexOf('_', at);
+    if (k < 0) return k;
+    const tick = s.indexOf('`', at);
+    const open = comments ? s.indexOf('%%', at) : -1;
+    if ((tick < 0 || tick > k) && (open < 0 || open > k)) return k;
+    if (tick >= 0 && (open < 0 || tick < open)) {
+      const len = runLength(s, tick, BACKTICK);
+      const close = findBacktickRun(s, tick + len, len);
+      at = close < 0 ? tick + len : close + len;
+      continue;
+    }
+    const close = s.indexOf('%%', open + 2);
+    if (close < 0) return -1;
+    at = close + 2;
+  }
 }
 
 /** Whether position `k` lies inside a GFM bare URL (by its actual extent, not just its run of non-spaces). */
@@ -1478,7 +1811,7 @@ const URL_START = /https?:\/\/|www\./iy;
  *   (`#123https://…`, `#see-www.x.io`, `#foo.bar@example.com`) and takes the
  *   rest of it.
  */
-function scanTag(s: string, i: number, tags: string[], underscores: UnderscoreDelimiters, memo: LeafMemo): number {
+function scanTag(s: string, i: number, tags: string[], underscores: UnderscoreDelimiters, memo: LeafMemo, comments: boolean): number {
   const n = s.length;
   let j = i + 1;
   while (j < n) {
@@ -1487,7 +1820,7 @@ function scanTag(s: string, i: number, tags: string[], underscores: UnderscoreDe
       const len = runLength(s, j, UNDERSCORE);
       const role = delimiterRole(s, j, len, UNDERSCORE);
       if ((role & CAN_CLOSE) !== 0 && underscores.wouldClose(len, (role & CAN_OPEN) !== 0)) break;
-      const closed = (role & CAN_OPEN) !== 0 ? underscoresClosedAfter(s, j + len, len, (role & CAN_CLOSE) !== 0) : 0;
+      const closed = (role & CAN_OPEN) !== 0 ? underscoresClosedAfter(s, j + len, len, (role & CAN_CLOSE) !== 0, comments) : 0;
       if (closed > 0) {
         j += len - closed; // the underscores no closer takes stay in the tag
         break;
@@ -1633,6 +1966,12 @@ class LeafMemo {
     if (!this.chunkHasUrl && i - from >= 4) this.chunkHasUrl = hasUrlMarker(s.slice(from, i));
     this.checkedTo = i;
     return this.chunkHasUrl;
+  }
+
+  /** Makes `k` the start of a run of non-space characters, as if a space came before it. */
+  startChunk(k: number): void {
+    this.chunkFrom = this.checkedTo = k;
+    this.chunkHasUrl = false;
   }
 
   /** Whether `closer` occurs at or after `from`. */

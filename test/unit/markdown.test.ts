@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractTags, makeSnippet, toPlainText } from '../../src/vault/markdown.js';
+import { extractTags, makeSnippet, toPlainText, toSearchText } from '../../src/vault/markdown.js';
 
 type Case<T> = [description: string, input: string, expected: T];
 
@@ -179,6 +179,25 @@ describe('extractTags', () => {
     ['CRLF line endings', '#a\r\n```\r\n#code\r\n```\r\n#b\r\n', ['#a', '#b']],
   ];
 
+  const obsidian: Case<string[]>[] = [
+    ['a tag inside an inline comment', 'Text %%#hidden @gone%% #shown', ['#shown']],
+    ['a block comment across paragraphs and a list', '%%\n#hidden\n\n@gone\n- #listed\n%%\n#shown', ['#shown']],
+    ['a comment within a heading', '## Title %%#draft%% #final', ['#final']],
+    ['a tag right after a comment', 'x%%note%%#tag', ['#tag']],
+    ['`%%` in inline code opens no comment', '`%%` #a `%%`', ['#a']],
+    ['`%%` in fenced code opens no comment', '```\n%%\n```\n#a\n\n```\n%%\n```', ['#a']],
+    ['`%%` in a bare URL opens no comment', 'see x-www.x.io/%%a #b %%', ['#b']],
+    ['a `%%` that nothing closes is text', 'a stray %% then #tag', ['#tag']],
+    ['an escaped percent sign opens no comment', '\\%%#a%%', ['#a']],
+    ['code inside a comment is hidden with it', '%%\n```\n#code\n```\n%%\n#after', ['#after']],
+    ['a comment ending inside what read as code: the rest is Markdown again', '%%\n```\n%% #same-line\n#after', ['#same-line', '#after']],
+    ['an underscore inside a comment closes no emphasis', '_#a %%b_%% c', ['#a']],
+    ['a callout title and body', '> [!note] Title #t\n> body #b', ['#t', '#b']],
+    ['a callout marker is no tag', '> [!todo] #open', ['#open']],
+    ['a highlight around a tag', '==#marked== text', ['#marked']],
+    ['task states', '- [ ] #open\n- [x] #done\n- [/] #half', ['#open', '#done', '#half']],
+  ];
+
   const groups: [string, Case<string[]>[]][] = [
     ['basics', basics],
     ['nesting, case, trimming', nestedAndCase],
@@ -193,6 +212,7 @@ describe('extractTags', () => {
     ['not HTML or entities', notHtml],
     ['not after a word character', notAfterWord],
     ['block structure', blocks],
+    ['Obsidian comments, callouts, highlights, tasks', obsidian],
   ];
   for (const [group, cases] of groups) {
     describe(group, () => {
@@ -234,7 +254,7 @@ describe('toPlainText', () => {
     ['indented code', 'para\n\n    indented code', 'para indented code'],
     ['bullet list', '- one\n- two\n  * nested', 'one two nested'],
     ['ordered list', '1. first\n2) second', 'first second'],
-    ['task list', '- [ ] todo\n- [x] done', 'todo done'],
+    ['task list', '- [ ] todo\n- [x] done', '☐ todo ☑ done'],
     ['block quote', '> quote\n> > nested', 'quote nested'],
     ['table pipes become spaces', '| a | b |\n|---|---|\n| 1 | 2 |', 'a b 1 2'],
     ['escaped pipe in a table cell', '| a \\| b |\n|---|', 'a | b'],
@@ -262,6 +282,130 @@ describe('toPlainText', () => {
   });
 });
 
+describe('toPlainText, as Obsidian reads it', () => {
+  const callouts: Case<string>[] = [
+    ['the marker is removed, the title and body kept', '> [!note] Title\n> Body text.', 'Title Body text.'],
+    ['a folded callout', '> [!warning]- Foldable\n> hidden at first', 'Foldable hidden at first'],
+    ['an unfolded callout without a title', '> [!tip]+\n> Only the body', 'Only the body'],
+    ['upper-case type', '> [!WARNING] Careful', 'Careful'],
+    ['metadata after the type', '> [!info|wide] Wide one\n> x', 'Wide one x'],
+    ['nested callouts', '> [!note] Outer\n> > [!tip] Inner\n> > inner body\n> outer body', 'Outer Inner inner body outer body'],
+    ['a title holding Markdown', '> [!example] See **this** and [[Note|that]]', 'See this and that'],
+    ['the title is a line of its own', '> [!note] Title\n> ---\n> after the rule', 'Title after the rule'],
+    ['a callout in a list item', '- > [!tip] In a list\n  > body', 'In a list body'],
+    ['a marker on a later line of a quote is text', '> quote\n> [!note] not a callout', 'quote [!note] not a callout'],
+    ['an escaped marker is text', '> [\\!note] x', '[!note] x'],
+  ];
+  const highlights: Case<string>[] = [
+    ['a highlight', 'a ==marked== word', 'a marked word'],
+    ['inside a word', 'un==mark==ed', 'unmarked'],
+    ['around emphasis', '==**both**==', 'both'],
+    ['`==` in inline code stays', '`a == b` and `==x==`', 'a == b and ==x=='],
+    ['`==` in fenced code stays', '```\n==x==\n```', '==x=='],
+    ['`==` between spaces stays', 'a == b', 'a == b'],
+    ['a run of three is no highlight', 'x ===y=== z', 'x ===y=== z'],
+    ['an unclosed highlight stays', '==open', '==open'],
+  ];
+  const comments: Case<string>[] = [
+    ['an inline comment', 'This is an %%inline%% comment.', 'This is an comment.'],
+    [
+      'a block comment spanning paragraphs',
+      'Before\n\n%%\nThis is a block comment.\n\nBlock comments can span multiple lines.\n%%\n\nAfter',
+      'Before After',
+    ],
+    ['a comment before punctuation leaves no space', 'Done %%for now%%.', 'Done.'],
+    ['the same across paragraphs', 'Done %%for\n\nnow%%, then more', 'Done, then more'],
+    ['a comment hides code and blocks', 'a %%`code` and\n```\nblock\n```\n# Heading\n%% b', 'a b'],
+    ['a comment in a callout', '> [!note] Title %%draft%%\n> body', 'Title body'],
+    ['`%%` in inline code is text', 'type `%%` to comment', 'type %% to comment'],
+    ['`%%` in fenced code is text', '```\n%% not a comment %%\n```', '%% not a comment %%'],
+    ['a `%%` that nothing closes is text', 'I am 100%% sure', 'I am 100%% sure'],
+    ['an empty comment', 'a%%%%b', 'ab'],
+    ['a comment at the start', '%% hidden %%Visible', 'Visible'],
+  ];
+  const embeds: Case<string>[] = [
+    ['an embed before a full stop', 'See [[Canvas]] and ![[Canvas.png]].', 'See Canvas and.'],
+    ['an embed with a heading before a comma', 'As ![[Note#Part]], shown', 'As, shown'],
+    ['an embed before a closing bracket', '(see ![[x.png]])', '(see)'],
+    ['an embed with a size', 'Logo ![[img.png|100]] here', 'Logo here'],
+    ['embeds side by side leave one space', 'a ![[x]] ![[y]] b', 'a b'],
+    ['an embed before a dash keeps the space', 'a ![[x]] - b', 'a - b'],
+    ['an embed alone', '![[diagram.png]]', ''],
+    ['a footnote reference before punctuation', 'Claim [^1].\n\n[^1]: Source', 'Claim. Source'],
+  ];
+  const tasks: Case<string>[] = [
+    ['an open task', '- [ ] buy milk', '☐ buy milk'],
+    ['a done task', '- [x] done', '☑ done'],
+    ['a done task with a capital X', '* [X] shipped', '☑ shipped'],
+    ['an ordered task list', '1. [ ] first\n2) [x] second', '☐ first ☑ second'],
+    ['a task in a block quote', '> - [ ] quoted', '☐ quoted'],
+    ['a nested task', '- parent\n  - [x] child', 'parent ☑ child'],
+    ['a task with no text', '- [ ]', '☐'],
+    ['other states keep their mark', '- [/] half\n- [-] dropped\n- [>] later', '[/] half [-] dropped [>] later'],
+    ['brackets later in an item are text', '- see [ ] here', 'see [ ] here'],
+  ];
+  const wikilinks: Case<string>[] = [
+    ['a wikilink shows its target', 'Go to [[Target]].', 'Go to Target.'],
+    ['an aliased wikilink shows its alias', 'Go to [[Target|there]].', 'Go to there.'],
+  ];
+  const groups: [string, Case<string>[]][] = [
+    ['callouts', callouts],
+    ['highlights', highlights],
+    ['comments', comments],
+    ['embeds', embeds],
+    ['tasks', tasks],
+    ['wikilinks', wikilinks],
+  ];
+  for (const [group, cases] of groups) {
+    describe(group, () => {
+      it.each(cases)('%s', (_description, input, expected) => {
+        expect(toPlainText(input)).toBe(expected);
+      });
+    });
+  }
+
+  it('leaves no doubled space and no space before punctuation where something was left out', () => {
+    const body = 'A ![[a.png]] ![[b.png]], then %%x%%; and [[L|l]] ![[c]]!\n\n- [ ] t %%y%%.\n\n> [!note] ![[d]] %%e%% (![[f]])';
+    const text = toPlainText(body);
+    expect(text).toBe('A, then; and l! ☐ t. ()');
+    expect(text).not.toMatch(/ {2}/);
+  });
+});
+
+describe('toSearchText', () => {
+  const cases: Case<string>[] = [
+    ['empty body', '', ''],
+    ['no wikilinks: the plain text', '# Title\n\nBody **bold**.', 'Title Body bold.'],
+    ['a wikilink shown as its target adds nothing', 'See [[Target Note]].', 'See Target Note.'],
+    ['an aliased wikilink adds its target', 'See [[Target Note|this]].', 'See this. Target Note'],
+    ['in a folder, to a heading: the note name and the heading', 'Read [[Folder/Target#Heading|x]]', 'Read x Target Heading'],
+    ['nested headings', '[[Note#Part#Detail|see]]', 'see Note Part Detail'],
+    ['a block reference is no word', '[[Note#^a1b2c3|quoted]]', 'quoted Note'],
+    ['a heading in the same note', '[[#Setup|below]]', 'below Setup'],
+    ['the .md extension is dropped', '[[Notes/Plan.md|the plan]]', 'the plan Plan'],
+    ['an alias equal to the target adds nothing', '[[Plan|plan]]', 'plan'],
+    ['targets follow the whole text, in order', '[[A|one]] text\n\nmore [[B|two]]', 'one text more two A B'],
+    ['an aliased wikilink in a table cell', '| [[Target\\|alias]] | b |\n|---|---|', 'alias b Target'],
+    ['an aliased wikilink in a callout title', '> [!note] [[Guide|the guide]]', 'the guide Guide'],
+    ['in a comment: nothing', '%%[[Secret|s]]%% x', 'x'],
+    ['in inline code: nothing', '`[[Code|c]]`', '[[Code|c]]'],
+    ['an embed adds nothing', 'x ![[Picture.png|300]]', 'x'],
+    ['only targets', '![[a]] %%c%% [[Only|]]', 'Only'],
+  ];
+  it.each(cases)('%s', (_description, input, expected) => {
+    expect(toSearchText(input)).toBe(expected);
+  });
+
+  it('starts with toPlainText', () => {
+    const bodies = [
+      '# Notes\n\n> [!tip] Use [[Search|search]]\n> %%later%% often.\n\n- [ ] ask [[People/Ann|Ann]]',
+      'Plain words only.',
+      '| [[X\\|y]] | ==z== |\n|---|---|\n| `[[C|c]]` | ![[i.png]] |',
+    ];
+    for (const body of bodies) expect(toSearchText(body).startsWith(toPlainText(body))).toBe(true);
+  });
+});
+
 describe('makeSnippet', () => {
   const long = 'word '.repeat(100).trim(); // 499 characters
 
@@ -283,6 +427,9 @@ describe('makeSnippet', () => {
     ['astral letters', '𝒜'.repeat(8), 8, '𝒜'.repeat(8)],
     ['astral letters cut', '𝒜'.repeat(8), 7, '𝒜'.repeat(7) + '…'],
     ['paragraph breaks are spaces in the snippet', 'one\n\ntwo\n\nthree', 9, 'one two…'],
+    ['a callout starts with its title', '> [!warning] Back up first\n> Then upgrade.', undefined, 'Back up first Then upgrade.'],
+    ['a leading comment is left out', '%%\ndraft: ' + 'words '.repeat(80) + '\n%%\nReal start.', undefined, 'Real start.'],
+    ['tasks keep their state', '- [x] one\n- [ ] two', undefined, '☑ one ☐ two'],
   ];
   it.each(cases)('%s', (_description, input, limit, expected) => {
     const snippet = limit === undefined ? makeSnippet(input) : makeSnippet(input, limit);
