@@ -69,3 +69,103 @@ describe('setFrontmatterKeys', () => {
     expect(parseFrontmatter(splitFrontmatter(result).yaml)).toEqual({ ok: true, data: { title: 'New' } });
   });
 });
+
+describe('setFrontmatterKeys keeps the comment on a line it rewrites', () => {
+  it.each([
+    ['a plain value', '---\ntitle: Foo # why this title\n---\n', { title: 'Bar' }, '---\ntitle: Bar # why this title\n---\n'],
+    ['a quoted value keeps its quotes, escaping what it must', '---\ntitle: "Old"\n---\n', { title: 'Say "hi"' }, '---\ntitle: "Say \\"hi\\""\n---\n'],
+    ['a double-quoted value, with its two spaces before #', '---\nupdated: "2024-01-01"  # set by hand\n---\n', { updated: '2026-07-14T09:12:00+00:00' }, '---\nupdated: "2026-07-14T09:12:00+00:00"  # set by hand\n---\n'],
+    ['a double-quoted value holding #', '---\ntitle: "C# notes" # language\n---\n', { title: 'F# notes' }, '---\ntitle: "F# notes" # language\n---\n'],
+    ['a double-quoted value holding " #", without a comment', '---\ntitle: "a # b"\n---\n', { title: 'c' }, '---\ntitle: "c"\n---\n'],
+    ['a single-quoted value holding # and an escaped quote', "---\ntitle: 'it''s # no comment' # but this is\n---\n", { title: 'new' }, "---\ntitle: 'new' # but this is\n---\n"],
+    ['a single-quoted value holding " #", without a comment', "---\ntitle: 'x # y'\n---\n", { title: 'z' }, "---\ntitle: 'z'\n---\n"],
+    ['a plain value with # inside a word', '---\ntitle: a#b\n---\n', { title: 'c' }, '---\ntitle: c\n---\n'],
+    ['a tab before #', '---\ntitle: T\t# tabbed\n---\n', { title: 'U' }, '---\ntitle: U\t# tabbed\n---\n'],
+    ['a CRLF file', '---\r\ntitle: "a # b"  # why\r\nx: 1\r\n---\r\nbody\r\n', { title: 'new' }, '---\r\ntitle: "new"  # why\r\nx: 1\r\n---\r\nbody\r\n'],
+    ['a value that becomes a sequence: the comment on its key line', '---\ntags: a # mine\n---\n', { tags: ['b', 'c'] }, '---\ntags: # mine\n  - b\n  - c\n---\n'],
+    ['a value that becomes a block scalar: the comment on its header', '---\nnote: x # c\n---\n', { note: 'two\nlines' }, '---\nnote: |- # c\n  two\n  lines\n---\n'],
+    ['a flow mapping replaced by a block one', '---\nreview: {due: x, interval: 1} # flow\n---\n', { review: { due: 'y', interval: 1 } }, '---\nreview: # flow\n  due: y\n  interval: 1\n---\n'],
+    ['a sequence, with a comment after its items', '---\ntags: # mine\n  - a\n  # more later\ntitle: T\n---\n', { tags: ['c', 'd'] }, '---\ntags: # mine\n  - c\n  - d\n  # more later\ntitle: T\n---\n'],
+    ['a block scalar, whose lines starting with # are text', '---\nnote: |\n  # heading\n  text\n  # last line\ntitle: T\n---\n', { note: 'x' }, '---\nnote: x\ntitle: T\n---\n'],
+  ])('%s', (_name, source, updates, expected) => {
+    expect(setFrontmatterKeys(source, updates)).toBe(expected);
+  });
+
+  it('leaves an unchanged key untouched, quoting and comment included', () => {
+    const source = "---\ntitle: 'T'   # kept as typed\nupdated: 2020-01-01\n---\n";
+    expect(setFrontmatterKeys(source, { title: 'T', updated: 'u' })).toBe("---\ntitle: 'T'   # kept as typed\nupdated: u\n---\n");
+  });
+});
+
+describe('setFrontmatterKeys edits a review block key by key', () => {
+  const graded = { due: '2026-01-09T00:00:00+00:00', interval: 6, ease: 2.6, repetitions: 2 };
+  it.each([
+    [
+      'keeps comment lines, trailing comments and what follows',
+      '---\nreview:\n  due: 2026-01-01T00:00:00+00:00  # first try\n  # keep this comment\n  interval: 1\n  ease: 2.5\n  repetitions: 1\nafter: x # also kept\n---\nbody\n',
+      { review: graded },
+      '---\nreview:\n  due: 2026-01-09T00:00:00+00:00  # first try\n  # keep this comment\n  interval: 6\n  ease: 2.6\n  repetitions: 2\nafter: x # also kept\n---\nbody\n',
+    ],
+    [
+      'keeps its indentation and header comment, adds missing keys at its end, removes keys no longer there',
+      '---\nreview:    # SM-2 state\n    due: a  # first try\n    # keep\n    interval: 1\n    extra: z\ntitle: T\n---\n',
+      { review: { due: 'b', interval: 1, ease: 2.5, repetitions: 0 } },
+      '---\nreview:    # SM-2 state\n    due: b  # first try\n    # keep\n    interval: 1\n    ease: 2.5\n    repetitions: 0\ntitle: T\n---\n',
+    ],
+    [
+      'keeps CRLF on every line',
+      '---\r\nreview:\r\n  due: a # first\r\n  # keep\r\n  interval: 1\r\n---\r\nbody\r\n',
+      { review: { due: 'b', interval: 6, ease: 2.5 } },
+      '---\r\nreview:\r\n  due: b # first\r\n  # keep\r\n  interval: 6\r\n  ease: 2.5\r\n---\r\nbody\r\n',
+    ],
+    [
+      'keeps a blank line and a comment at the margin inside it',
+      '---\nreview:\n  due: x\n\n# at the margin\n  interval: 1\n---\n',
+      { review: { due: 'y', interval: 2 } },
+      '---\nreview:\n  due: y\n\n# at the margin\n  interval: 2\n---\n',
+    ],
+    [
+      'edits a nested block mapping inside it the same way',
+      '---\nreview:\n  due: x\n  history:  # by hand\n    first: a # one\n    last: b\n---\n',
+      { review: { due: 'y', history: { first: 'a', last: 'c' } } },
+      '---\nreview:\n  due: y\n  history:  # by hand\n    first: a # one\n    last: c\n---\n',
+    ],
+    [
+      'writes an empty object as {} rather than leaving a null',
+      '---\nreview:\n  due: x # gone\n---\n',
+      { review: {} },
+      '---\nreview: {}\n---\n',
+    ],
+    [
+      'replaces a block with an anchor on its key line as a whole',
+      '---\nreview: &r\n  due: x\n---\n',
+      { review: { due: 'y' } },
+      '---\nreview:\n  due: y\n---\n',
+    ],
+  ])('%s', (_name, source, updates, expected) => {
+    expect(setFrontmatterKeys(source, updates)).toBe(expected);
+  });
+
+  it('falls back to the Document API, still key by key, for a quoted key', () => {
+    const source = '---\n"review":\n  due: x # first\n  # keep\n  interval: 1\n---\n';
+    expect(setFrontmatterKeys(source, { review: { due: 'y', interval: 6 } })).toBe('---\n"review":\n  due: y # first\n  # keep\n  interval: 6\n---\n');
+  });
+
+  it('falls back to the Document API keeping a trailing comment', () => {
+    expect(setFrontmatterKeys('---\n? title\n: T # why\n---\n', { title: 'New' })).toBe('---\ntitle: New # why\n---\n');
+  });
+});
+
+describe('setFrontmatterKeys adding a key keeps every other byte', () => {
+  const lf = "---\n# top comment\ntitle:   'T'   # spaced\ntags: [a,  b]\nreview:\n  due: x # d\n\n  interval: 1\n---\nbody  \n\n";
+  const crlf = lf.replace(/\n/g, '\r\n');
+  it.each([
+    ['LF, a key at the end', lf, { updated: 'u' }, 'updated: u\n', lf.indexOf('---\nbody')],
+    ['LF, an id at the start', lf, { id: 'x' }, 'id: x\n', 4],
+    ['CRLF, a key at the end', crlf, { updated: 'u' }, 'updated: u\r\n', crlf.indexOf('---\r\nbody')],
+    ['CRLF, an id at the start', crlf, { id: 'x' }, 'id: x\r\n', 5],
+  ])('%s', (_name, source, updates, line, at) => {
+    const result = setFrontmatterKeys(source, updates);
+    expect(Buffer.from(result)).toEqual(Buffer.from(source.slice(0, at) + line + source.slice(at)));
+  });
+});
