@@ -190,3 +190,25 @@ export function recordSummaries(runtime: Runtime): { id: string; path: string; t
     .map((r) => ({ id: r.id, path: r.path, title: r.title, tags: r.tags, snippet: r.snippet, folder: r.folder, hash: r.hash }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/**
+ * recordSummaries and indexAnswers by path rather than id, for comparing a
+ * live runtime with one rebuilt from the files alone: a note moved while the
+ * server watched keeps its id, which a rebuild cannot know.
+ */
+export function summariesByPath(runtime: Runtime): Omit<ReturnType<typeof recordSummaries>[number], 'id'>[] {
+  return recordSummaries(runtime)
+    .map(({ id: _id, ...rest }) => rest)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export function answersByPath(runtime: Runtime, queries: readonly string[]): Record<string, { path: string | undefined; score: number }[]> {
+  return Object.fromEntries(
+    Object.entries(indexAnswers(runtime, queries)).map(([query, hits]) => [
+      query,
+      hits
+        .map((hit) => ({ path: runtime.own.get(hit.id)?.path, score: hit.score }))
+        .sort((a, b) => b.score - a.score || String(a.path).localeCompare(String(b.path))),
+    ]),
+  );
+}

@@ -5,7 +5,7 @@ import { FullTextIndex } from '../index/fulltext.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { embeddingText } from '../index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { toPlainText } from '../vault/markdown.js';
+import { toSearchText } from '../vault/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import { mean, recallAt, reciprocalRank } from './quality.js';
 import { LABELED_NOTES, LABELED_QUERIES } from './semantic-set.js';
@@ -56,7 +56,7 @@ export async function runLabeledSet(spec: EmbedderSpec, workers: number): Promis
     const embedSeconds = (performance.now() - started) / 1000;
     const fulltext = FullTextIndex.empty();
     for (const note of LABELED_NOTES) {
-      fulltext.upsert({ id: note.key, title: note.title, tags: [] } as unknown as NoteRecord, toPlainText(note.body));
+      fulltext.upsert({ id: note.key, title: note.title, tags: [] } as unknown as NoteRecord, toSearchText(note.body));
     }
     const runs: QueryRun[] = [];
     for (const { query, relevant } of LABELED_QUERIES) {

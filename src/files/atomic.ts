@@ -1,31 +1,78 @@
 import { randomBytes } from 'node:crypto';
 import { constants, fstatSync, lstatSync, renameSync, type BigIntStats, type Stats } from 'node:fs';
-import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Temporary files start with a dot so that the vault scanner and the watcher
- * (which skip dot-files) can never take one for a note, even if a crash
- * leaves it behind.
+ * Temporary files start with a dot so that a scanner or watcher (which skip
+ * dot-files) can never take one for a note, and carry the writing process's
+ * id so that a leftover can be told from a file another running server is
+ * still writing (see removeLeftoverTemps).
  */
 export const TEMP_PREFIX = '.dexi-tmp-';
 
-export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}-${path.basename(target)}`);
+/**
+ * A temporary file for `target`, in `dir` (default: beside the target). A
+ * note's temporary file goes under `.dexi/`, never beside the note, where a
+ * crash would leave a copy of its text for `git add -A` to commit.
+ */
+export function tempPathFor(target: string, dir = path.dirname(target)): string {
+  // File names are limited to 255 bytes; the target's name is only a hint for a person looking.
+  const hint = path.basename(target).slice(0, 40);
+  return path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}-${hint}`);
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, and belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Older than this, a temporary file is a leftover even if its process id has been reused since. */
+const LEFTOVER_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Remove the temporary files in `dir` that no running writer owns: those of
+ * processes that are gone (a crash, a SIGKILL), and any older than a day.
+ * Another server on the same vault may be writing its own right now, so a
+ * live process's recent file is left alone. Returns how many were removed.
+ */
+export async function removeLeftoverTemps(dir: string, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const pid = Number(/^(\d+)-/.exec(name.slice(TEMP_PREFIX.length))?.[1]);
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const owned = Number.isInteger(pid) && pid > 0 && pid !== process.pid && processIsAlive(pid);
+    if ((owned || pid === process.pid) && now - info.mtimeMs < LEFTOVER_AGE_MS) continue;
+    if (await unlink(file).then(() => true, () => false)) removed++;
+  }
+  return removed;
 }
 
 /** Write a temporary file durably; returns its stats (a rename keeps them), plain and exact. */
 async function writeTemp(
   temp: string,
   data: string | Uint8Array,
-  options: { mode?: number; times?: { atime: Date; mtime: Date } } = {},
+  options: { mode?: number } = {},
 ): Promise<{ stats: Stats; exact: BigIntStats }> {
   const handle = await open(temp, 'wx', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);
     // The umask narrows the mode given to open; a note's own mode is kept exactly.
     if (options.mode !== undefined) await handle.chmod(options.mode);
-    if (options.times) await handle.utimes(options.times.atime, options.times.mtime);
     // Security: flush before the rename so a crash never leaves a renamed
     // but empty file where the person's note was.
     await handle.sync();
@@ -92,8 +139,8 @@ export async function replaceFileAtomicStreaming(
  * to a temporary file and hard-linked into place, which fails with EEXIST
  * instead of overwriting a file that appeared in the meantime.
  */
-export async function createFileExclusive(target: string, data: string | Uint8Array): Promise<void> {
-  const temp = tempPathFor(target);
+export async function createFileExclusive(target: string, data: string | Uint8Array, tempDir?: string): Promise<void> {
+  const temp = tempPathFor(target, tempDir);
   await writeTemp(temp, data);
   try {
     await link(temp, target);
@@ -200,10 +247,10 @@ export function isSameFile(a: FileIdentity, b: FileIdentity): boolean {
 }
 
 export interface GuardedOptions {
+  /** Where the temporary file is written (default: beside the target). */
+  tempDir?: string;
   /** The file's mode, kept on the new file. */
   mode?: number;
-  /** Times to give the new file (an id stamp keeps the modification time). */
-  times?: { atime: Date; mtime: Date };
   maxBytes: number;
   /**
    * Test seam: runs after the new content is written to its temporary file
@@ -248,11 +295,8 @@ const SECOND_LOOK_MS = 25;
  * is no longer in the vault, and the caller is told so ("displaced").
  */
 export async function replaceGuarded(target: string, data: string | Uint8Array, base: OpenedFile, options: GuardedOptions): Promise<GuardedOutcome> {
-  const temp = tempPathFor(target);
-  const tempOptions: { mode?: number; times?: { atime: Date; mtime: Date } } = {};
-  if (options.mode !== undefined) tempOptions.mode = options.mode;
-  if (options.times !== undefined) tempOptions.times = options.times;
-  const written = await writeTemp(temp, data, tempOptions);
+  const temp = tempPathFor(target, options.tempDir);
+  const written = await writeTemp(temp, data, options.mode === undefined ? {} : { mode: options.mode });
   let renamed = false;
   try {
     await options.beforeCheck?.();

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { replaceFileAtomicStreaming } from '../files/atomic.js';
+import { cacheDir, ensureCacheDir } from '../files/dexi-dir.js';
 import type { NoteRecord } from '../vault/note.js';
 import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext.js';
 
@@ -10,7 +11,7 @@ import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fullt
  * Bump whenever what is stored, or how notes are parsed, changes: an older
  * snapshot is then rebuilt rather than trusted.
  */
-export const CACHE_VERSION = 3;
+export const CACHE_VERSION = 4;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';
@@ -37,22 +38,8 @@ export interface CacheSnapshot {
   fulltext: FullTextIndex;
 }
 
-export function cacheDir(vaultRoot: string): string {
-  return path.join(vaultRoot, '.dexi', 'cache');
-}
-
 export function cacheFile(vaultRoot: string): string {
   return path.join(cacheDir(vaultRoot), CACHE_FILE);
-}
-
-/** Make the cache folder, with a `.gitignore` so that a git-synced vault never commits it. */
-export async function ensureCacheDir(vaultRoot: string): Promise<string> {
-  const dir = cacheDir(vaultRoot);
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  return dir;
 }
 
 function reviveRecord(raw: unknown): NoteRecord | undefined {
@@ -67,6 +54,9 @@ function reviveRecord(raw: unknown): NoteRecord | undefined {
     typeof record.mtimeMs === 'number' &&
     typeof record.createdMs === 'number' &&
     typeof record.updatedMs === 'number' &&
+    typeof record.ctimeMs === 'number' &&
+    typeof record.ino === 'number' &&
+    typeof record.birthtimeMs === 'number' &&
     Array.isArray(record.tags);
   if (!valid) return undefined;
   if (record.review) {

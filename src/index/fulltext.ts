@@ -10,9 +10,14 @@ export interface IndexedNote {
   tags: string;
 }
 
-/** What the index holds of a note: tags without their `#`, so that `#work` and `work` both find them. */
+/**
+ * What the index holds of a note: its aliases beside the title (Obsidian's
+ * other names for it are searched like the title), and tags without their
+ * `#`, so that `#work` and `work` both find them.
+ */
 export function indexedNote(record: NoteRecord, plainBody: string): IndexedNote {
-  return { id: record.id, title: record.title, body: plainBody, tags: record.tags.map((tag) => tag.slice(1)).join(' ') };
+  const title = record.aliases === undefined ? record.title : [record.title, ...record.aliases].join(' ');
+  return { id: record.id, title, body: plainBody, tags: record.tags.map((tag) => tag.slice(1)).join(' ') };
 }
 
 /**

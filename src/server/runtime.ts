@@ -1,14 +1,15 @@
 import { createPolicy, type AccessPolicy } from '../access/policy.js';
 import { VaultView } from '../access/view.js';
 import path from 'node:path';
-import { cacheDir, loadSnapshot, saveSnapshot } from '../index/cache.js';
+import { cacheDir } from '../files/dexi-dir.js';
+import { loadSnapshot, saveSnapshot } from '../index/cache.js';
 import { FullTextIndex } from '../index/fulltext.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { embeddingTextOfPlain } from '../index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Clock } from '../vault/clock.js';
-import { toPlainText } from '../vault/markdown.js';
+import { toSearchText } from '../vault/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
@@ -75,7 +76,17 @@ export class Runtime {
   static async open(options: RuntimeOptions): Promise<Runtime> {
     const own = await Vault.open({ root: options.vaultDir, clock: options.clock, log: options.log });
     const teammates = await Promise.all(
-      options.shared.map(({ owner, dir }) => Vault.open({ root: dir, clock: options.clock, log: options.log, readOnly: true, owner })),
+      options.shared.map(({ owner, dir }) =>
+        Vault.open({
+          root: dir,
+          clock: options.clock,
+          log: options.log,
+          readOnly: true,
+          owner,
+          // A teammate's vault is never written, not even its .dexi folder: its git dates are cached in ours.
+          gitCacheDir: path.join(cacheDir(options.vaultDir), 'shared', encodeURIComponent(owner)),
+        }),
+      ),
     );
     return new Runtime(own, teammates, options);
   }
@@ -87,7 +98,7 @@ export class Runtime {
     for (const vault of this.teammates) this.fulltext.set(vault, FullTextIndex.empty());
     for (const [vault, index] of this.fulltext) {
       vault.on('note', (record, body, plain) => {
-        const text = plain ?? toPlainText(body);
+        const text = plain ?? toSearchText(body);
         index.upsert(record, text);
         this.feedSemantic(vault, record, text);
         if (vault === this.own) this.scheduleSave();
@@ -98,6 +109,9 @@ export class Runtime {
           index.remove(record.id);
           this.semantic?.noteRemoved(record.id);
         }
+        if (vault === this.own) this.scheduleSave();
+      });
+      vault.on('dates', () => {
         if (vault === this.own) this.scheduleSave();
       });
     }
@@ -150,7 +164,7 @@ export class Runtime {
         if (this.fedToSemantic.has(record.id) || this.closed) continue;
         try {
           const { record: current, body } = await vault.read(record.id);
-          this.feedSemantic(vault, current, toPlainText(body));
+          this.feedSemantic(vault, current, toSearchText(body));
         } catch {
           // Gone or changing: the watcher reports it again.
         }
@@ -242,6 +256,7 @@ export class Runtime {
     this.watchingStarted?.();
     await this.loaded.catch(() => undefined);
     await Promise.all(this.watchers.map((watcher) => watcher.close()));
+    await Promise.all([this.own, ...this.teammates].map((vault) => vault.close()));
     await Promise.all([this.flush(), this.semantic?.close()]);
   }
 }

@@ -44,6 +44,13 @@ export class NoteCapError extends DexiError {
 /** A note the server must not write: a teammate's, or one whose frontmatter it cannot parse. */
 export class ReadOnlyNoteError extends DexiError {}
 
+/** Another program is writing the note right now: replacing it then could lose what it writes. */
+export class NoteBusyError extends DexiError {
+  constructor() {
+    super('The note is being written by another program right now; nothing was changed. Try again in a moment.');
+  }
+}
+
 /** The vault is still being read at start-up. */
 export class NotReadyError extends DexiError {}
 

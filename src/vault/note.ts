@@ -15,8 +15,12 @@ export interface NoteRecord {
   sourceUrl?: string;
   createdMs: number;
   updatedMs: number;
-  /** Set when an edit made outside the server moved `updated` past the frontmatter. */
-  outsideEditMs?: number;
+  /** `created` as the note states it: frontmatter, else a date in the file name. */
+  statedCreatedMs?: number;
+  /** `updated` as the frontmatter states it. */
+  statedUpdatedMs?: number;
+  /** Obsidian's other names for the note, searched like the title. */
+  aliases?: string[];
   /** Lower-case tags with their sigil, frontmatter tags first. */
   tags: string[];
   snippet: string;
@@ -28,7 +32,15 @@ export interface NoteRecord {
   broken: boolean;
   size: number;
   mtimeMs: number;
-  /** SHA-256 of the file's bytes, to tell real changes from touches. */
+  /**
+   * Change time and inode: a program can set a file's modification time back
+   * (`touch -r`), but not these, so a change made while the server was down is
+   * seen even when size and mtime match.
+   */
+  ctimeMs: number;
+  ino: number;
+  birthtimeMs: number;
+  /** Git's blob id of the file's bytes: tells real changes from touches, and whether the file is as last committed. */
   hash: string;
 }
 

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { toPlainText } from './markdown.js';
+import { toSearchText } from './markdown.js';
 import { parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
 import type { ParseRequest, ParseResponse } from './parse-worker.js';
 import { launchWorker } from './worker-launch.js';
@@ -89,7 +89,7 @@ interface Waiting {
 function settleHere({ facts, resolve, reject }: Waiting): void {
   try {
     const parsed = parseNoteFile(facts);
-    resolve({ parsed, plain: toPlainText(parsed.body) });
+    resolve({ parsed, plain: toSearchText(parsed.body) });
   } catch (error) {
     reject(error instanceof Error ? error : new Error(String(error)));
   }

@@ -4,7 +4,7 @@
  * to read files and index them. Pure work; nothing here touches the disk.
  */
 import { parentPort } from 'node:worker_threads';
-import { toPlainText } from './markdown.js';
+import { toSearchText } from './markdown.js';
 import { parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
 
 export interface ParseRequest {
@@ -20,7 +20,7 @@ if (!port) throw new Error('parse-worker must run in a worker thread');
 port.on('message', (request: ParseRequest) => {
   try {
     const parsed = parseNoteFile(request.facts);
-    port.postMessage({ job: request.job, parsed, plain: toPlainText(parsed.body) } satisfies ParseResponse);
+    port.postMessage({ job: request.job, parsed, plain: toSearchText(parsed.body) } satisfies ParseResponse);
   } catch (error) {
     port.postMessage({ job: request.job, error: error instanceof Error ? error.message : String(error) } satisfies ParseResponse);
   }

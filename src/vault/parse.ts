@@ -1,23 +1,23 @@
-import { createHash } from 'node:crypto';
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../files/frontmatter.js';
 import { fromReviewFrontmatter } from '../review/sm2.js';
+import { CREATED_KEYS, fileNameDate, noteDates, statedDate, UPDATED_KEYS } from './dates.js';
+import { gitBlobId } from './git-history.js';
 import { extractTags, makeSnippet } from './markdown.js';
 import { SOURCES, type NoteRecord, type Source } from './note.js';
 import { frontmatterTags, mergeTags } from './tags.js';
-import { parseIso } from './time.js';
 
 export interface FileFacts {
   path: string;
   content: string;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   birthtimeMs: number;
-  /** Carried over from an earlier read: an outside edit moved `updated` here. */
-  outsideEditMs?: number;
 }
 
 export interface ParsedNote {
-  /** Everything but the id, which the vault decides (stamped, kept or derived). */
+  /** Everything but the id, which the vault decides (the frontmatter's, kept, or derived from the path). */
   record: Omit<NoteRecord, 'id'>;
   /** The id written in the frontmatter, if any. */
   id: string | undefined;
@@ -25,21 +25,17 @@ export interface ParsedNote {
   body: string;
 }
 
-export function hashContent(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
-}
-
 /**
- * A stable UUID-shaped id for a note that cannot carry its own (broken
- * frontmatter, or a read-only vault), derived from where it lives.
+ * A note's content hash is git's blob id of its bytes: a hash like any other
+ * for telling edits from touches, and the value `git ls-tree` reports, so a
+ * note can be checked against its last commit without running git.
  */
-export function derivedId(namespace: string, vaultPath: string): string {
-  const hex = createHash('sha1').update(`${namespace}\0${vaultPath}`).digest('hex');
-  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+export function hashContent(content: string | Uint8Array): string {
+  return gitBlobId(content);
 }
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const WEB_ADDRESS = /^https?:\/\/\S+$/i;
 
 export function titleFromPath(vaultPath: string): string {
   const name = vaultPath.slice(vaultPath.lastIndexOf('/') + 1);
@@ -57,7 +53,32 @@ function stringValue(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Turn one note file's text and stat into what the server knows of it. Pure. */
+/** Obsidian's `aliases` (or the older `alias`): a list, or one string. */
+function aliasesOf(data: FrontmatterData): string[] {
+  const value = data.aliases ?? data.alias;
+  const items: unknown[] = Array.isArray(value) ? value : [value];
+  const aliases: string[] = [];
+  for (const item of items) {
+    const alias = stringValue(item);
+    if (alias !== undefined && !aliases.includes(alias)) aliases.push(alias);
+  }
+  return aliases;
+}
+
+/**
+ * `source`, and where the note came from. Obsidian Web Clipper's default
+ * template writes the clipped page's address as `source`: such a note is a
+ * bookmark of that page.
+ */
+function sourceOf(data: FrontmatterData): { source: Source; sourceUrl?: string } {
+  const stated = stringValue(data.source);
+  const sourceUrl = stringValue(data.source_url);
+  if (stated !== undefined && WEB_ADDRESS.test(stated)) return { source: 'bookmark', sourceUrl: sourceUrl ?? stated };
+  const source = SOURCES.includes(stated as Source) ? (stated as Source) : 'note';
+  return sourceUrl === undefined ? { source } : { source, sourceUrl };
+}
+
+/** Turn one note file's text and stat into what the server knows of it, git aside. Pure. */
 export function parseNoteFile(facts: FileFacts): ParsedNote {
   const split = splitFrontmatter(facts.content);
   const parsed = parseFrontmatter(split.yaml);
@@ -68,17 +89,15 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
 
   const rawId = stringValue(data.id);
   const id = rawId !== undefined && ID_PATTERN.test(rawId) ? rawId : undefined;
-  const source = SOURCES.includes(data.source as Source) ? (data.source as Source) : 'note';
-  const birth = facts.birthtimeMs > 0 ? facts.birthtimeMs : facts.mtimeMs;
-  const createdMs = parseIso(data.created)?.getTime() ?? birth;
-  const frontmatterUpdated = parseIso(data.updated)?.getTime();
-  const updatedMs = facts.outsideEditMs ?? frontmatterUpdated ?? facts.mtimeMs;
+  const statedCreatedMs = statedDate(data, CREATED_KEYS) ?? fileNameDate(facts.path);
+  const statedUpdatedMs = statedDate(data, UPDATED_KEYS);
+  const { createdMs, updatedMs } = noteDates({ statedCreatedMs, statedUpdatedMs, birthtimeMs: facts.birthtimeMs, mtimeMs: facts.mtimeMs });
 
   const record: Omit<NoteRecord, 'id'> = {
     path: facts.path,
     folder: folderOf(facts.path),
     title: stringValue(data.title) ?? titleFromPath(facts.path),
-    source,
+    ...sourceOf(data),
     createdMs,
     updatedMs,
     tags: mergeTags(frontmatterTags(data.tags), extractTags(body)),
@@ -87,14 +106,18 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
     broken,
     size: facts.size,
     mtimeMs: facts.mtimeMs,
+    ctimeMs: facts.ctimeMs,
+    ino: facts.ino,
+    birthtimeMs: facts.birthtimeMs,
     hash: hashContent(facts.content),
   };
-  const sourceUrl = stringValue(data.source_url);
-  if (sourceUrl !== undefined) record.sourceUrl = sourceUrl;
+  if (statedCreatedMs !== undefined) record.statedCreatedMs = statedCreatedMs;
+  if (statedUpdatedMs !== undefined) record.statedUpdatedMs = statedUpdatedMs;
+  const aliases = aliasesOf(data);
+  if (aliases.length > 0) record.aliases = aliases;
   const attachment = stringValue(data.attachment);
   if (attachment !== undefined) record.attachment = attachment;
   const review = fromReviewFrontmatter(data.review);
   if (review !== undefined) record.review = review;
-  if (facts.outsideEditMs !== undefined) record.outsideEditMs = facts.outsideEditMs;
   return { record, id, data, body };
 }

@@ -6,6 +6,8 @@ export interface FileStat {
   path: string;
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   birthtimeMs: number;
 }
 
@@ -13,7 +15,12 @@ export interface ScanResult {
   files: FileStat[];
   /** Every folder below the root, empty ones too, vault-relative. */
   folders: string[];
+  /** Temporary files an older version of the server left beside notes (`.dexi-tmp-…`), vault-relative. */
+  leftovers: string[];
 }
+
+/** The prefix of the temporary files that versions before 0.2 wrote beside the note they replaced. */
+export const OLD_TEMP_PREFIX = '.dexi-tmp-';
 
 /**
  * List the notes and folders of a vault. Symbolic links are neither followed
@@ -26,6 +33,7 @@ export async function scanVault(
 ): Promise<ScanResult> {
   const files: FileStat[] = [];
   const folders: string[] = [];
+  const leftovers: string[] = [];
   const pending: string[] = [''];
   while (pending.length > 0) {
     const relDir = pending.pop() as string;
@@ -39,6 +47,7 @@ export async function scanVault(
     }
     const stats: Promise<void>[] = [];
     for await (const entry of dir) {
+      if (entry.name.startsWith(OLD_TEMP_PREFIX) && entry.isFile()) leftovers.push(relDir === '' ? entry.name : `${relDir}/${entry.name}`);
       if (isIgnoredName(entry.name) || entry.isSymbolicLink()) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
@@ -53,7 +62,7 @@ export async function scanVault(
                 onOversize(rel, stat.size);
                 return;
               }
-              files.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, birthtimeMs: stat.birthtimeMs });
+              files.push({ path: rel, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino, birthtimeMs: stat.birthtimeMs });
             },
             (error: Error) => log(`Skipping ${rel}: ${error.message}`),
           ),
@@ -64,5 +73,5 @@ export async function scanVault(
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   folders.sort();
-  return { files, folders };
+  return { files, folders, leftovers };
 }

@@ -155,7 +155,7 @@ describe("teammates' shared vaults", () => {
     expect(unfiled.items.map((item) => item.id)).toEqual([id(6)]);
   });
 
-  it('never stamps or writes into the teammate vault', async () => {
+  it('never writes into the teammate vault', async () => {
     const teammate = await writeVault({ 'No id.md': 'shared: maybe\n', 'Shared no id.md': '---\nshared: true\n---\nHello.\n' });
     dirs.push(teammate);
     const h = await harness({ shared: [{ owner: 'bob', dir: teammate }] });

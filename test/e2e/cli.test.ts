@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
 import { copySampleVault, removeDir, tempDir } from '../helpers.js';
+import { gitStatus, initRepo } from '../ownership/git.js';
 import { countNotes, runCli, STACK_FRAME } from './process.js';
 
 /** The built CLI's failure modes and the index command, as a shell sees them. */
@@ -99,5 +100,14 @@ describe('dexi-vault command line', () => {
     const again = await runCli(['index', '--vault', dir], { env: env(), timeoutMs: 60_000 });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`Indexed ${notes} notes`);
+  });
+
+  it('index on a vault that is a git work tree writes nothing git can see', async () => {
+    const dir = await copySampleVault();
+    cleanup.push(dir);
+    initRepo(dir, '2026-01-15T10:00:00Z');
+    const result = await runCli(['index', '--vault', dir, '--model', 'none'], { env: env(), timeoutMs: 60_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(gitStatus(dir)).toBe('');
   });
 });

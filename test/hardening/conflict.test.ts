@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
 import { Vault, type VaultTestHooks } from '../../src/vault/vault.js';
+import { pathId } from '../../src/vault/identity.js';
 import { removeDir, TestClock, writeVault } from '../helpers.js';
 import { allFiles, notPlain } from './harness.js';
 
@@ -83,7 +84,7 @@ describe('an editor writes between the server\'s read and its rename', () => {
 
     const { data, body } = partsOf(await readFile(file.abs, 'utf8'));
     expect(injected).toBe(1);
-    expect(body).toBe('first line\neditor line\nserver line\n');
+    expect(body).toBe('first line\neditor line\n\nserver line\n');
     expect(data.id).toBe(ID);
     // The check caught the editor's save, and the edit was redone on it.
     expect(vault.stats.writesRedone).toBe(1);
@@ -137,7 +138,7 @@ describe('an editor writes between the server\'s read and its rename', () => {
     tally(vault);
 
     expect(injected).toBe(1);
-    expect(partsOf(await readFile(file.abs, 'utf8')).body).toBe('first line\neditor late line\nserver line\n');
+    expect(partsOf(await readFile(file.abs, 'utf8')).body).toBe('first line\neditor late line\n\nserver line\n');
     expect(vault.stats.writesPutBack).toBe(1);
     expect(logs.join('\n')).toContain('put back');
     await noTempFiles(dir);
@@ -165,7 +166,7 @@ describe('an editor writes between the server\'s read and its rename', () => {
     totals.injected += injected;
     tally(vault);
 
-    expect(partsOf(await readFile(file.abs, 'utf8')).body).toBe('first line\nsync line\nserver line\n');
+    expect(partsOf(await readFile(file.abs, 'utf8')).body).toBe('first line\nsync line\n\nserver line\n');
     const copies = (await allFiles(dir)).filter((rel) => rel.includes('(conflict'));
     expect(copies).toHaveLength(1);
     expect(partsOf(await readFile(path.join(dir, copies[0] as string), 'utf8')).body).toBe('first line\nlate line\n');
@@ -173,33 +174,30 @@ describe('an editor writes between the server\'s read and its rename', () => {
     await noTempFiles(dir);
   });
 
-  it('an id stamp that meets an editor still typing keeps the editor\'s text', async () => {
-    let injected = 0;
-    const file = { abs: '' };
+  it('a first read never writes, so an editor still typing has nothing to race', async () => {
+    let writes = 0;
     const dir = await writeVault({ 'Fresh.md': 'typed\n' });
     dirs.push(dir);
-    file.abs = path.join(dir, 'Fresh.md');
+    const abs = path.join(dir, 'Fresh.md');
     const vault = await Vault.open({
       root: dir,
       clock: new TestClock(),
       log: () => undefined,
       hooks: {
-        async duringWrite(phase) {
-          if (phase !== 'before-check' || injected > 0) return;
-          injected++;
-          await appendFile(file.abs, 'more typing\n');
+        async duringWrite() {
+          writes++;
         },
       },
     });
-    await vault.load();
-    totals.injected += injected;
+    const reading = vault.load();
+    await appendFile(abs, 'more typing\n');
+    await reading;
+    await vault.refresh('Fresh.md');
     tally(vault);
 
-    const { data, body } = partsOf(await readFile(file.abs, 'utf8'));
-    expect(injected).toBe(1);
-    expect(body).toBe('typed\nmore typing\n');
-    expect(typeof data.id).toBe('string');
-    expect(vault.atPath('Fresh.md')?.id).toBe(data.id);
+    expect(writes).toBe(0);
+    expect(await readFile(abs, 'utf8')).toBe('typed\nmore typing\n');
+    expect(vault.atPath('Fresh.md')?.id).toBe(pathId('Fresh.md'));
     await noTempFiles(dir);
   });
 

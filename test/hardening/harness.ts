@@ -9,7 +9,7 @@ import { Runtime } from '../../src/server/runtime.js';
 import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS, type ToolDefinition } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS, type VaultSettings } from '../../src/vault/settings.js';
-import { indexAnswers, recordSummaries, TestClock } from '../helpers.js';
+import { answersByPath, summariesByPath, TestClock } from '../helpers.js';
 
 /**
  * One runtime (one vault, one index, one watcher) with several MCP
@@ -144,15 +144,15 @@ export async function differenceFromRebuild(live: Runtime, dir: string, scratch:
   const rebuilt = await Runtime.open({ vaultDir: scratch, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
   try {
     await rebuilt.loaded;
-    const a = recordSummaries(live).map((record) => JSON.stringify(record));
-    const b = recordSummaries(rebuilt).map((record) => JSON.stringify(record));
+    const a = summariesByPath(live).map((record) => JSON.stringify(record));
+    const b = summariesByPath(rebuilt).map((record) => JSON.stringify(record));
     if (a.join('\n') !== b.join('\n')) {
       const onlyLive = a.filter((record) => !b.includes(record)).slice(0, 3);
       const onlyRebuilt = b.filter((record) => !a.includes(record)).slice(0, 3);
       return `records differ: live has ${live.own.size}, rebuilt ${rebuilt.own.size}; only live: ${onlyLive.join(' ')}; only rebuilt: ${onlyRebuilt.join(' ')}`;
     }
-    const qa = indexAnswers(live, queries);
-    const qb = indexAnswers(rebuilt, queries);
+    const qa = answersByPath(live, queries);
+    const qb = answersByPath(rebuilt, queries);
     for (const query of queries) {
       if (JSON.stringify(qa[query]) !== JSON.stringify(qb[query])) return `answers to "${query}" differ`;
     }

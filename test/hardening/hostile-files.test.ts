@@ -188,12 +188,12 @@ describe('hostile files', () => {
     expect((await call('update_note', { note_id: id(11), text: 'more\n', mode: 'append' })).isError).toBeFalsy();
     const content = await readFile(path.join(vault, 'bom.md'), 'utf8');
     expect(content.startsWith(`\uFEFF---\nid: ${id(11)}\n`)).toBe(true);
-    expect(content.endsWith('with a byte-order mark\nmore\n')).toBe(true);
-    // Stamped with an id, the mark still comes first.
-    const bare = await readFile(path.join(vault, 'bom-bare.md'), 'utf8');
-    expect(bare).toMatch(/^\uFEFF---\nid: /);
+    expect(content.endsWith('with a byte-order mark\n\nmore\n')).toBe(true);
+    // A note without frontmatter: read as it is, and written with the mark still first and no block added.
     const record = shared.runtime.own.atPath('bom-bare.md');
     expect(((await call('get_note', { note_id: record?.id })).structuredContent as { text: string }).text).toBe('bare text with a byte-order mark\n');
+    expect((await call('update_note', { note_id: record?.id, text: 'more', mode: 'append' })).isError).toBeFalsy();
+    expect(await readFile(path.join(vault, 'bom-bare.md'), 'utf8')).toBe('\uFEFFbare text with a byte-order mark\n\nmore\n');
   });
 
   it('skips a file over 4 MiB with one log line, however often it is touched, and serves a file of exactly 4 MiB', async () => {
@@ -210,7 +210,7 @@ describe('hostile files', () => {
     const exact = await call('get_note', { note_id: id(5) });
     expect(exact.isError).toBeFalsy();
     expect((exact.structuredContent as { text: string }).text.length).toBeGreaterThan(MAX_NOTE_BYTES - 100);
-    // A file just under the limit, with no id, is a note with a derived id: stamping it would push it over.
+    // A file just under the limit, with no id, is a note with its path id.
     const nearly = shared.runtime.own.atPath('nearly-full.md');
     expect(nearly).toBeDefined();
     expect((await stat(path.join(vault, 'nearly-full.md'))).size).toBe(MAX_NOTE_BYTES - 10);
@@ -241,9 +241,9 @@ describe('hostile files', () => {
     const record = shared.runtime.own.atPath('rule.md');
     expect(record?.broken).toBe(false);
     const updated = await call('update_note', { note_id: record?.id, text: 'appended\n', mode: 'append' });
-    expect((updated.structuredContent as { text: string }).text).toBe('---\n# A heading under a rule\nText without frontmatter.\nappended\n');
+    expect((updated.structuredContent as { text: string }).text).toBe('---\n# A heading under a rule\nText without frontmatter.\n\nappended\n');
     const content = await readFile(path.join(vault, 'rule.md'), 'utf8');
-    expect(splitFrontmatter(content).body).toBe('---\n# A heading under a rule\nText without frontmatter.\nappended\n');
+    expect(splitFrontmatter(content).body).toBe('---\n# A heading under a rule\nText without frontmatter.\n\nappended\n');
   });
 
   it('keeps a private note private when it writes it', async () => {

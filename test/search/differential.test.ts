@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/bench/generate.js';
 import { Runtime } from '../../src/server/runtime.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
-import { connect, indexAnswers, recordSummaries, removeDir, tempDir, TestClock, waitFor, writeVault, type Harness } from '../helpers.js';
+import { answersByPath, connect, recordSummaries, removeDir, summariesByPath, tempDir, TestClock, waitFor, writeVault, type Harness } from '../helpers.js';
 
 const WORDS = ['apple', 'river', 'garden', 'violin', 'sourdough', 'lisbon', 'compost', 'neural', 'tomato', 'budget', 'meeting', 'castle'];
 const QUERIES = [...WORDS, 'garden tomato', 'violin practice', 'neural budget castle', 'riv', 'sourdouhg'];
@@ -90,8 +90,8 @@ describe('differential: the live index after a stream of edits equals one rebuil
       const rebuilt = await Runtime.open({ vaultDir: rebuiltDir, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
       await rebuilt.loaded;
       const same =
-        JSON.stringify(recordSummaries(rebuilt)) === JSON.stringify(recordSummaries(s.runtime)) &&
-        JSON.stringify(indexAnswers(rebuilt, QUERIES)) === JSON.stringify(indexAnswers(s.runtime, QUERIES));
+        JSON.stringify(summariesByPath(rebuilt)) === JSON.stringify(summariesByPath(s.runtime)) &&
+        JSON.stringify(answersByPath(rebuilt, QUERIES)) === JSON.stringify(answersByPath(s.runtime, QUERIES));
       await rebuilt.close();
       return same ? { rebuilt: recordSummaries(s.runtime) } : undefined;
     };

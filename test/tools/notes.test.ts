@@ -2,6 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { pathId } from '../../src/vault/identity.js';
 import { FIXTURE } from './fixture.js';
 
 interface Item {
@@ -170,13 +171,12 @@ describe('get_note', () => {
   });
 });
 
-describe('id stamping', () => {
-  it('stamps an id and created into a file without frontmatter, keeping every other byte and its mtime', async () => {
+describe('reading writes nothing', () => {
+  it('writes nothing into a file it reads: a note without frontmatter keeps every byte and has its path id', async () => {
     const file = path.join(h.dir, 'Plain note.md');
-    const content = await readFile(file, 'utf8');
-    expect(content).toMatch(/^---\nid: [0-9a-f-]{36}\ncreated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00\n---\nNo frontmatter here, just #garden thoughts.\n$/);
+    expect(await readFile(file, 'utf8')).toBe(FIXTURE['Plain note.md']);
     const page = await h.ok<Page>('list_notes', { tag: 'garden' });
-    expect(content).toContain(`id: ${page.items[0]?.id}`);
+    expect(page.items[0]?.id).toBe(pathId('Plain note.md'));
   });
 
   it('never rewrites a file whose frontmatter is broken', async () => {
@@ -263,11 +263,11 @@ describe('update_note', () => {
     h.clock.current = new Date('2026-12-02T00:00:00Z');
     const before = await readFile(file(), 'utf8');
     const note = await h.ok<Full>('update_note', { note_id: id, text: 'A later thought. #followup', mode: 'append' });
-    expect(note.text.endsWith('arxiv.org/abs/1706.03762#section-3).\nA later thought. #followup')).toBe(true);
+    expect(note.text.endsWith('arxiv.org/abs/1706.03762#section-3).\n\nA later thought. #followup\n')).toBe(true);
     expect(note.tags).toContain('#followup');
     expect(note.updated).toBe('2026-12-02T00:00:00+00:00');
     const after = await readFile(file(), 'utf8');
-    expect(after).toBe(before.replace('updated: 2026-11-30T09:00:00+00:00', 'updated: 2026-12-02T00:00:00+00:00') + 'A later thought. #followup');
+    expect(after).toBe(before.replace('updated: 2026-11-30T09:00:00+00:00', 'updated: 2026-12-02T00:00:00+00:00') + '\nA later thought. #followup\n');
   });
 
   it('replaces the body and sets a new title in the frontmatter without moving the file', async () => {
@@ -282,7 +282,7 @@ describe('update_note', () => {
   it('keeps an edit made in an editor a moment before an append', async () => {
     await writeFile(file(), (await readFile(file(), 'utf8')) + 'Typed in the editor.\n');
     const note = await h.ok<Full>('update_note', { note_id: id, text: 'From the assistant.', mode: 'append' });
-    expect(note.text.endsWith('Typed in the editor.\nFrom the assistant.')).toBe(true);
+    expect(note.text.endsWith('Typed in the editor.\n\nFrom the assistant.\n')).toBe(true);
   });
 
   it('lands all of 50 concurrent appends', async () => {

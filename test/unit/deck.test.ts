@@ -21,6 +21,9 @@ function note(path: string, tags: string[], created: string, review?: ReviewStat
     broken: false,
     size: 0,
     mtimeMs: 0,
+    ctimeMs: 0,
+    ino: 0,
+    birthtimeMs: 0,
     hash: '',
   };
   if (review) record.review = review;

@@ -1,0 +1,34 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * The server's own folder inside a vault, `.dexi/`: the only place it writes
+ * on its own account. Caches, indexes and temporary files go in
+ * `.dexi/cache/`, whose `.gitignore` of `*` keeps a git-synced vault's
+ * `git status` clean (the `.gitignore` ignores itself too).
+ */
+export function cacheDir(vaultRoot: string): string {
+  return path.join(vaultRoot, '.dexi', 'cache');
+}
+
+/** Where a note's replacement is written before it is renamed over the note. */
+export function tempDir(vaultRoot: string): string {
+  return path.join(cacheDir(vaultRoot), 'tmp');
+}
+
+/** Make the cache folder, with its `.gitignore`. */
+export async function ensureCacheDir(vaultRoot: string): Promise<string> {
+  const dir = cacheDir(vaultRoot);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  return dir;
+}
+
+export async function ensureTempDir(vaultRoot: string): Promise<string> {
+  await ensureCacheDir(vaultRoot);
+  const dir = tempDir(vaultRoot);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
