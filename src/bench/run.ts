@@ -412,12 +412,12 @@ function killHard(pid: number | null | undefined): void {
 }
 
 /** Spawn `node dist/app/dexi-vault.js serve --vault DIR` and connect; `initializeMs` is spawn → initialize answered. */
-export async function startServer(vault: string, initializeTimeoutMs = 30_000): Promise<ServerHandle> {
+export async function startServer(vault: string, initializeTimeoutMs = 30_000, extraArgs: readonly string[] = []): Promise<ServerHandle> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     // Full-text figures alone: semantic search (embedding in the background)
     // has its own benchmark, npm run bench:semantic.
-    args: [CLI, 'serve', '--vault', vault, '--model', 'none'],
+    args: [CLI, 'serve', '--vault', vault, '--model', 'none', ...extraArgs],
     cwd: ROOT,
     stderr: 'pipe',
   });
