@@ -57,7 +57,7 @@ describe('append', () => {
     const h = await serve({ 'Commented.md': before });
     await h.ok('update_note', { note_id: idOf(h, 'Commented.md'), mode: 'append', text: 'More.', title: 'New title' });
     expect(await read(h, 'Commented.md')).toBe(
-      ['---', '# how I keep this note', 'title: New title # why this title', 'updated: "2026-12-01"  # set by hand', 'rating: 4', '---', 'Body.', '', 'More.', ''].join('\n'),
+      ['---', '# how I keep this note', 'title: New title # why this title', `updated: "${new Date('2026-12-01T09:30:00Z').toLocaleDateString('sv')}"  # set by hand`, 'rating: 4', '---', 'Body.', '', 'More.', ''].join('\n'),
     );
   });
 

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { editedContent, type EditRequest } from '../../src/vault/edits.js';
+
+const NOW = new Date('2026-12-01T09:30:00Z');
+/** NOW's calendar day where the tests run (Swedish dates are written YYYY-MM-DD). */
+const TODAY = NOW.toLocaleDateString('sv');
+
+describe('editedContent: what update_note writes', () => {
+  it.each<[string, string, EditRequest, string]>([
+    ['append to a note without frontmatter adds no key', 'Text\n', { mode: 'append', text: 'More' }, 'Text\n\nMore\n'],
+    ['append moves the note\'s own updated key', '---\nupdated: 2024-01-01T00:00:00Z\n---\nText\n', { mode: 'append', text: 'More' }, '---\nupdated: 2026-12-01T09:30:00+00:00\n---\nText\n\nMore\n'],
+    ['a date-only updated stays a date', '---\nupdated: 2024-01-01\n---\nText\n', { mode: 'append', text: 'More' }, `---\nupdated: ${TODAY}\n---\nText\n\nMore\n`],
+    ['modified is moved when that is the key the note has', '---\nmodified: 2024-01-01T00:00:00Z\n---\nA\n', { mode: 'replace', text: 'B\n' }, '---\nmodified: 2026-12-01T09:30:00+00:00\n---\nB\n'],
+    ['a title goes into the frontmatter, the body stays', 'Body\n', { mode: 'replace', title: 'New' }, '---\ntitle: New\n---\nBody\n'],
+    ['replace writes the note\'s line ending', '---\r\nx: 1\r\n---\r\nold\r\n', { mode: 'replace', text: 'a\nb\n' }, '---\r\nx: 1\r\n---\r\na\r\nb\r\n'],
+    ['a closing fence as the last byte gets its line ending', '---\ntitle: T\n---', { mode: 'append', text: 'x' }, '---\ntitle: T\n---\nx\n'],
+    ['a body that would read as frontmatter gets an empty block before it', 'plain\n', { mode: 'replace', text: '---\nshared: true\n---\nhi\n' }, '---\n---\n---\nshared: true\n---\nhi\n'],
+    ['a byte-order mark stays first', '\uFEFFplain\n', { mode: 'replace', text: 'new\n' }, '\uFEFFnew\n'],
+    ['an empty append with a title changes only the title', '---\ntitle: Old\n---\nBody\n', { mode: 'append', text: '', title: 'New' }, '---\ntitle: New\n---\nBody\n'],
+  ])('%s', (_what, content, request, expected) => {
+    const edited = editedContent(content, request, NOW);
+    expect(edited.content).toBe(expected);
+  });
+
+  it('reports the frontmatter after the edit, for the tag guard', () => {
+    const edited = editedContent('---\ntags: [work]\n---\nText\n', { mode: 'append', text: '#more' }, NOW);
+    expect(edited.data.tags).toEqual(['work']);
+    expect(edited.body).toBe('Text\n\n#more\n');
+  });
+
+  it('refuses a note whose frontmatter is not valid YAML', () => {
+    expect(() => editedContent('---\ntitle: [x\n---\nText\n', { mode: 'append', text: 'y' }, NOW)).toThrow(/not valid YAML/);
+  });
+});
