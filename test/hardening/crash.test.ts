@@ -6,6 +6,7 @@ import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.
 import { cacheFile } from '../../src/index/cache.js';
 import { CLI } from '../e2e/process.js';
 import { removeDir, writeVault } from '../helpers.js';
+import { gitStatus, initRepo } from '../ownership/git.js';
 import { allFiles, createRandom, noteFiles } from './harness.js';
 import { startRaw, type RawServer } from './rpc.js';
 
@@ -110,6 +111,8 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
     for (let i = 0; i < 16; i++) initial[`${i % 3 === 0 ? 'Work/' : ''}note ${i}.md`] = `---\nid: 00000000-0000-4000-8000-${String(i).padStart(12, '0')}\ntags: [crash]\n---\n${word()}\n`;
     const dir = await writeVault(initial);
     dirs.push(dir);
+    // A git work tree, so that what a kill leaves behind is seen as `git add -A` would see it.
+    initRepo(dir);
 
     const totals = { sent: 0, acked: 0, unanswered: 0, tempLeft: 0, roundsWithTemp: 0, cacheTorn: 0, cacheGarbage: 0, restarts: 0 };
     let baseline = (await readNotes(dir)).notes;
@@ -210,6 +213,9 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
       // They are all under .dexi/cache/ (ignored by git), never beside a note, and the restart removes them.
       const temps = (await allFiles(dir)).filter((rel) => path.basename(rel).startsWith('.dexi-tmp-'));
       expect(temps.filter((rel) => !rel.startsWith('.dexi/cache/tmp/')), `round ${round}`).toEqual([]);
+      // git sees only notes: changed, added or deleted ones, never the server's own files.
+      expect(gitStatus(dir).split('\n').filter((line) => line !== '' && !/\.md"?$/.test(line)), `round ${round}`).toEqual([]);
+      expect(gitStatus(dir), `round ${round}`).not.toMatch(/\.dexi/);
       if (temps.length > 0) totals.roundsWithTemp++;
       totals.tempLeft += temps.length;
       const onDisk = new Set([...notes.values()].flatMap((note) => note.body.split('\n')));
