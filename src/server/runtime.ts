@@ -1,7 +1,7 @@
 import { createPolicy, type AccessPolicy } from '../access/policy.js';
 import { VaultView } from '../access/view.js';
 import path from 'node:path';
-import { cacheDir } from '../files/dexi-dir.js';
+import { cacheDir, ensureCacheDir } from '../files/dexi-dir.js';
 import { loadSnapshot, saveSnapshot } from '../index/cache.js';
 import { FullTextIndex } from '../index/fulltext.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
@@ -75,6 +75,8 @@ export class Runtime {
 
   static async open(options: RuntimeOptions): Promise<Runtime> {
     const own = await Vault.open({ root: options.vaultDir, clock: options.clock, log: options.log });
+    // Teammates' git dates are cached in ours: its cache folder must ignore itself in git first.
+    if (options.shared.length > 0) await ensureCacheDir(own.root);
     const teammates = await Promise.all(
       options.shared.map(({ owner, dir }) =>
         Vault.open({

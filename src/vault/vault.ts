@@ -14,7 +14,7 @@ import {
   type GuardedOptions,
   type OpenedFile,
 } from '../files/atomic.js';
-import { cacheDir, ensureTempDir, tempDir } from '../files/dexi-dir.js';
+import { cacheDir, ensureCacheDir, ensureTempDir, tempDir } from '../files/dexi-dir.js';
 import { fileNameForTitle, numberedName } from '../files/filenames.js';
 import { setFrontmatterKeys, splitFrontmatter } from '../files/frontmatter.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
@@ -467,6 +467,8 @@ export class Vault extends EventEmitter<VaultEvents> {
   private async readGit(): Promise<void> {
     if (this.closing) return;
     try {
+      // The cache folder ignores itself in git before anything is cached in it.
+      if (this.options.gitCacheDir === undefined) await ensureCacheDir(this.root);
       const history = await readGitHistory(this.root, {
         cacheDir: this.options.gitCacheDir ?? cacheDir(this.root),
         log: this.options.log,

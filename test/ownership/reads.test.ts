@@ -3,6 +3,7 @@ import { cp, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pathId } from '../../src/vault/identity.js';
+import { Vault } from '../../src/vault/vault.js';
 import { TestClock, waitFor, type Harness, type HarnessOptions } from '../helpers.js';
 import { sessions } from './sessions.js';
 import { git, gitStatus, initRepo } from './git.js';
@@ -75,6 +76,16 @@ describe('a session that only reads', () => {
     const h = await serve(dir);
     for (const item of await everyNote(h)) await h.ok('get_note', { note_id: item.id });
     await close(h);
+    expect(gitStatus(dir)).toBe('');
+  });
+
+  it('reading the vault and its git history alone, before any index is saved, leaves git status clean', async () => {
+    const dir = await repoVault();
+    const vault = await Vault.open({ root: dir, clock: new TestClock(), log: () => undefined });
+    await vault.load();
+    await vault.gitSettled;
+    await vault.close();
+    expect(await readFile(path.join(dir, '.dexi', 'cache', 'git-history.json'), 'utf8')).toContain(git(dir, ['rev-parse', 'HEAD']).trim());
     expect(gitStatus(dir)).toBe('');
   });
 });
