@@ -44,7 +44,7 @@ export function cacheFile(vaultRoot: string): string {
 
 function reviveRecord(raw: unknown): NoteRecord | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const record = raw as NoteRecord & { review?: { due: unknown } };
+  const record = raw as NoteRecord;
   const valid =
     typeof record.id === 'string' &&
     typeof record.path === 'string' &&
@@ -59,11 +59,7 @@ function reviveRecord(raw: unknown): NoteRecord | undefined {
     typeof record.birthtimeMs === 'number' &&
     Array.isArray(record.tags);
   if (!valid) return undefined;
-  if (record.review) {
-    const due = new Date(String(record.review.due));
-    if (Number.isNaN(due.getTime())) return undefined;
-    record.review = { ...record.review, due };
-  }
+  if (record.review !== undefined && (typeof record.review !== 'object' || record.review === null)) return undefined;
   return record;
 }
 

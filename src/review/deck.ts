@@ -13,6 +13,7 @@
  *   stops being a card, and comes back with its old schedule with the tag.
  */
 
+import { fromReviewFrontmatter } from './sm2.js';
 import type { NoteRecord } from '../vault/note.js';
 import { normaliseTag, tagCovers } from '../vault/tags.js';
 
@@ -47,7 +48,7 @@ export interface CardSchedule {
 
 /** The schedule of a card (the caller has checked that it is one). */
 export function scheduleOf(record: NoteRecord): CardSchedule {
-  const { review } = record;
+  const review = fromReviewFrontmatter(record.review);
   if (review === undefined) return { record, dueMs: record.createdMs, isNew: true, intervalDays: 0, repetitions: 0 };
   return { record, dueMs: review.due.getTime(), isNew: false, intervalDays: review.interval, repetitions: review.repetitions };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dueCards, isCard, normaliseDeckTags, scheduleOf } from '../review/deck.js';
-import { gradeCard, type Grade } from '../review/sm2.js';
+import { fromReviewFrontmatter, gradeCard, toReviewFrontmatter, type Grade } from '../review/sm2.js';
 import { DexiError, NoteNotFoundError, NotInReviewError } from '../vault/errors.js';
 import { formatIso } from '../vault/time.js';
 import { answerBytes, formatMiB, MAX_RESPONSE_BYTES } from './budget.js';
@@ -146,8 +146,8 @@ export const gradeReviewTool = defineTool({
     if (note.owner !== undefined || !isCard(note.record, normaliseDeckTags(settings.reviewTags))) throw new NotInReviewError();
     view.writable(args.note_id);
     const grade = args.grade as Grade;
-    const state = gradeCard(note.record.review, grade, clock.now());
-    await view.own.writeReview(note.record.id, state);
+    const state = gradeCard(fromReviewFrontmatter(note.record.review), grade, clock.now());
+    await view.own.setFrontmatter(note.record.id, { review: toReviewFrontmatter(state) });
     return {
       id: note.record.id,
       grade,

@@ -1,5 +1,3 @@
-import type { ReviewState } from '../review/sm2.js';
-
 export const SOURCES = ['note', 'bookmark', 'email', 'feed'] as const;
 export type Source = (typeof SOURCES)[number];
 
@@ -25,7 +23,11 @@ export interface NoteRecord {
   tags: string[];
   snippet: string;
   attachment?: string;
-  review?: ReviewState;
+  /**
+   * The frontmatter `review` block as written (its scalar entries), for the
+   * review rules to read: the vault model keeps it without knowing its format.
+   */
+  review?: Record<string, string | number | boolean>;
   /** `shared: true` in the frontmatter: visible to teammates who mount this vault. */
   shared: boolean;
   /** The frontmatter is not valid YAML: the note is listed but never rewritten. */

@@ -1,5 +1,4 @@
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../files/frontmatter.js';
-import { fromReviewFrontmatter } from '../review/sm2.js';
 import { CREATED_KEYS, fileNameDate, noteDates, statedDate, UPDATED_KEYS } from './dates.js';
 import { gitBlobId } from './git-history.js';
 import { extractTags, makeSnippet } from './markdown.js';
@@ -51,6 +50,18 @@ function stringValue(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
   if (typeof value === 'number') return String(value);
   return undefined;
+}
+
+/** A mapping's scalar entries (a `review:` block), or undefined for anything else; at most 16, so a hostile block stays small. */
+function scalarEntries(value: unknown): Record<string, string | number | boolean> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) return undefined;
+  const entries: [string, string | number | boolean][] = [];
+  for (const [key, item] of Object.entries(value)) {
+    if (entries.length === 16) break;
+    if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') entries.push([key, item]);
+    else if (item instanceof Date && Number.isFinite(item.getTime())) entries.push([key, item.toISOString()]);
+  }
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
 }
 
 /** Obsidian's `aliases` (or the older `alias`): a list, or one string. */
@@ -117,7 +128,7 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   if (aliases.length > 0) record.aliases = aliases;
   const attachment = stringValue(data.attachment);
   if (attachment !== undefined) record.attachment = attachment;
-  const review = fromReviewFrontmatter(data.review);
+  const review = scalarEntries(data.review);
   if (review !== undefined) record.review = review;
   return { record, id, data, body };
 }

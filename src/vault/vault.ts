@@ -18,7 +18,6 @@ import { cacheDir, ensureCacheDir, ensureTempDir, tempDir } from '../files/dexi-
 import { fileNameForTitle, numberedName } from '../files/filenames.js';
 import { setFrontmatterKeys, splitFrontmatter } from '../files/frontmatter.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
-import { toReviewFrontmatter, type ReviewState } from '../review/sm2.js';
 import type { Clock } from './clock.js';
 import { noteDates } from './dates.js';
 import { editedContent } from './edits.js';
@@ -1056,9 +1055,12 @@ export class Vault extends EventEmitter<VaultEvents> {
     });
   }
 
-  /** Write a card's review state: the `review` block and nothing else. */
-  async writeReview(id: string, review: ReviewState): Promise<NoteRecord> {
-    const result = await this.edit(id, (content) => setFrontmatterKeys(content, { review: toReviewFrontmatter(review) }));
+  /**
+   * Write these top-level frontmatter keys and nothing else (a card's
+   * `review` block): no `updated`, no body change, comments kept.
+   */
+  async setFrontmatter(id: string, updates: Record<string, unknown>): Promise<NoteRecord> {
+    const result = await this.edit(id, (content) => setFrontmatterKeys(content, updates));
     return result.record;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareDue, deckOf, dueCards, isCard, normaliseDeckTags, scheduleOf } from '../../src/review/deck.js';
-import type { ReviewState } from '../../src/review/sm2.js';
+import { toReviewFrontmatter, type ReviewState } from '../../src/review/sm2.js';
 import type { NoteRecord } from '../../src/vault/note.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
@@ -26,7 +26,8 @@ function note(path: string, tags: string[], created: string, review?: ReviewStat
     birthtimeMs: 0,
     hash: '',
   };
-  if (review) record.review = review;
+  // The vault keeps the block as written; the review rules read it.
+  if (review) record.review = { ...toReviewFrontmatter(review) };
   return record;
 }
 
