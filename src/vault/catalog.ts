@@ -1,0 +1,169 @@
+import { noteDates } from './dates.js';
+import type { GitHistory } from './git-history.js';
+import { pathId } from './identity.js';
+import { isIgnoredPath } from './ignore.js';
+import type { NoteRecord } from './note.js';
+import { folderOf } from './parse.js';
+
+/** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
+const MOVE_MEMORY_MS = 30_000;
+
+/**
+ * The notes and folders the server knows, in memory: by id, by path and by
+ * content (to tell a move), with each record's dates decided from the git
+ * history where there is one. Pure bookkeeping: no file is touched here.
+ */
+export class Catalog {
+  private readonly records = new Map<string, NoteRecord>();
+  private readonly idByPath = new Map<string, string>();
+  /** One id per content hash: finds the note a new path was moved from. */
+  private readonly idByHash = new Map<string, string>();
+  /** Notes whose file went, by content hash, oldest first: a new path with the same content is the same note, moved. */
+  private readonly recentlyGone = new Map<string, { id: string; at: number }>();
+  private readonly folderSet = new Set<string>();
+  private git: GitHistory | undefined;
+
+  /** `owner` namespaces a teammate's vault's path ids. */
+  constructor(private readonly owner = '') {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  all(): IterableIterator<NoteRecord> {
+    return this.records.values();
+  }
+
+  get(id: string): NoteRecord | undefined {
+    return this.records.get(id);
+  }
+
+  atPath(vaultPath: string): NoteRecord | undefined {
+    const id = this.idByPath.get(vaultPath);
+    return id === undefined ? undefined : this.records.get(id);
+  }
+
+  /** Every folder, empty ones too, vault-relative. */
+  folders(): string[] {
+    return [...this.folderSet].sort();
+  }
+
+  /** The canonical spelling of a folder given in any case, if it exists. */
+  findFolder(name: string): string | undefined {
+    const wanted = name.replace(/^\/+|\/+$/g, '').toLowerCase();
+    for (const folder of this.folderSet) if (folder.toLowerCase() === wanted) return folder;
+    return undefined;
+  }
+
+  setFolders(folders: readonly string[]): void {
+    this.folderSet.clear();
+    for (const folder of folders) this.folderSet.add(folder);
+  }
+
+  addFolder(folder: string): void {
+    if (!isIgnoredPath(folder)) this.folderSet.add(folder);
+  }
+
+  /** A folder and everything below it went. */
+  removeFolder(folder: string): void {
+    const prefix = `${folder}/`;
+    for (const name of [...this.folderSet]) if (name === folder || name.startsWith(prefix)) this.folderSet.delete(name);
+  }
+
+  place(record: NoteRecord): void {
+    const dated = this.dated(record);
+    const old = this.records.get(dated.id);
+    if (old && old.path !== dated.path) this.idByPath.delete(old.path);
+    if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
+    this.records.set(dated.id, dated);
+    this.idByPath.set(dated.path, dated.id);
+    if (dated.size > 0) this.idByHash.set(dated.hash, dated.id);
+    let folder = dated.folder;
+    while (folder !== null) {
+      this.folderSet.add(folder);
+      folder = folderOf(folder);
+    }
+  }
+
+  unplace(record: NoteRecord): void {
+    if (this.records.get(record.id)?.path === record.path) this.records.delete(record.id);
+    if (this.idByPath.get(record.path) === record.id) this.idByPath.delete(record.path);
+    if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);
+  }
+
+  /** Remember a vanished note by its content, for a while, so that its content turning up elsewhere counts as a move. */
+  rememberGone(record: NoteRecord): void {
+    if (record.size === 0) return; // every empty note looks alike
+    const now = Date.now();
+    this.recentlyGone.delete(record.hash);
+    this.recentlyGone.set(record.hash, { id: record.id, at: now });
+    for (const [hash, gone] of this.recentlyGone) {
+      if (now - gone.at < MOVE_MEMORY_MS) break;
+      this.recentlyGone.delete(hash);
+    }
+  }
+
+  /** The note currently known with this content, if any. */
+  holderOfContent(hash: string): NoteRecord | undefined {
+    const id = this.idByHash.get(hash);
+    return id === undefined ? undefined : this.records.get(id);
+  }
+
+  /** The id of a note whose file went moments ago with this content, taken (once) for a new path. */
+  takeGone(hash: string): string | undefined {
+    const gone = this.recentlyGone.get(hash);
+    if (!gone || Date.now() - gone.at >= MOVE_MEMORY_MS || this.records.has(gone.id)) return undefined;
+    this.recentlyGone.delete(hash);
+    return gone.id;
+  }
+
+  /** The note's path id, or the next candidate when a note moved away from this path still holds it. */
+  freePathId(vaultPath: string): string {
+    for (let attempt = 1; ; attempt++) {
+      const id = pathId(vaultPath, this.owner, attempt);
+      const holder = this.records.get(id);
+      if (!holder || holder.path === vaultPath) return id;
+    }
+  }
+
+  /** Case- and normalisation-insensitive, as macOS and Windows file systems (and sync between them) compare names. */
+  pathTakenIgnoringCase(vaultPath: string): boolean {
+    const key = (name: string): string => name.normalize('NFC').toLowerCase();
+    const wanted = key(vaultPath);
+    for (const taken of this.idByPath.keys()) if (key(taken) === wanted) return true;
+    return false;
+  }
+
+  get gitHead(): string | undefined {
+    return this.git?.head;
+  }
+
+  /** Take new git dates; returns how many notes' dates changed. */
+  setGit(history: GitHistory): number {
+    this.git = history;
+    let changed = 0;
+    for (const record of [...this.records.values()]) {
+      const dated = this.dated(record);
+      if (dated === record) continue;
+      this.records.set(dated.id, dated);
+      changed++;
+    }
+    return changed;
+  }
+
+  /** The record with `created` and `updated` decided from everything known now, git history included. */
+  private dated(record: NoteRecord): NoteRecord {
+    const git = this.git;
+    if (!git) return record;
+    const committed = git.files.get(record.path.normalize('NFC'));
+    const { createdMs, updatedMs } = noteDates({
+      statedCreatedMs: record.statedCreatedMs,
+      statedUpdatedMs: record.statedUpdatedMs,
+      gitFirstAddedMs: committed?.firstAddedMs,
+      gitLastCommitMs: committed !== undefined && committed.blob === record.hash ? committed.lastCommitMs : undefined,
+      birthtimeMs: record.birthtimeMs,
+      mtimeMs: record.mtimeMs,
+    });
+    return createdMs === record.createdMs && updatedMs === record.updatedMs ? record : { ...record, createdMs, updatedMs };
+  }
+}

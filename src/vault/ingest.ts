@@ -1,0 +1,135 @@
+import { splitFrontmatter } from '../files/frontmatter.js';
+import type { Catalog } from './catalog.js';
+import { challengerKeepsId } from './identity.js';
+import type { NoteFiles, NoteFile } from './note-files.js';
+import type { NoteRecord } from './note.js';
+import { folderOf, hashContent, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
+import type { ParsePool } from './parse-pool.js';
+
+export interface IngestEvents {
+  /** A note was added or changed; `plain` is its search text when it is already made. */
+  note(record: NoteRecord, body: string, plain?: string): void;
+  removed(record: NoteRecord): void;
+}
+
+/** A note's Markdown body: after the frontmatter, or the whole file when its frontmatter cannot be read. */
+export function bodyOf(content: string, record: NoteRecord): string {
+  return record.broken ? content : splitFrontmatter(content).body;
+}
+
+/**
+ * From a file to what the server knows of it: read, parse, decide its
+ * identity (new, changed, moved or copied), and place it in the catalog.
+ * Reading never writes. Every call runs under the file's lock.
+ */
+export class Ingest {
+  /** During a first read with many notes to parse only. */
+  parsePool: ParsePool | undefined;
+  /**
+   * During the first read only: paths whose frontmatter id was placed without
+   * the cache vouching for it. Two files claiming one id are settled by
+   * identity.ts's rule, which needs to know who held the id before.
+   */
+  provisional: Set<string> | undefined;
+  /** Paths to read again once the first read is done (they lost an id to another file). */
+  readonly reingestLater: string[] = [];
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly files: NoteFiles,
+    private readonly events: IngestEvents,
+    /** Read a path again later, under its own lock (a copy that lost its id while the server runs). */
+    private readonly reread: (vaultPath: string) => void,
+  ) {}
+
+  /** Read one file and bring the catalog in step with it. */
+  async ingest(vaultPath: string, cached?: NoteRecord): Promise<NoteRecord | undefined> {
+    const file = await this.files.open(vaultPath);
+    const atPath = this.catalog.atPath(vaultPath);
+    if (!file) {
+      if (atPath) {
+        this.catalog.unplace(atPath);
+        this.catalog.rememberGone(atPath);
+        this.events.removed(atPath);
+      }
+      return undefined;
+    }
+    try {
+      return await this.ingestFile(vaultPath, file, atPath, cached);
+    } finally {
+      await file.file.handle.close();
+    }
+  }
+
+  private async ingestFile(vaultPath: string, file: NoteFile, atPath: NoteRecord | undefined, cached: NoteRecord | undefined): Promise<NoteRecord> {
+    const hash = hashContent(file.file.bytes);
+    const known = atPath ?? cached;
+    const fileStats = { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino, birthtimeMs: file.birthtimeMs };
+    // Same content as last seen, and the id still free for it: only the file's stats moved.
+    if (known && known.hash === hash && (atPath !== undefined || this.catalog.get(known.id) === undefined)) {
+      const same: NoteRecord = { ...known, path: vaultPath, folder: folderOf(vaultPath), ...fileStats };
+      this.catalog.place(same);
+      if (!atPath) this.events.note(same, bodyOf(file.content, same));
+      return same;
+    }
+
+    const facts: FileFacts = { path: vaultPath, content: file.content, ...fileStats };
+    let plain: string | undefined;
+    let parsed: ParsedNote;
+    if (this.parsePool) ({ parsed, plain } = await this.parsePool.parse(facts));
+    else parsed = parseNoteFile(facts);
+    if (!file.valid) {
+      parsed.record.broken = true;
+      // Not UTF-8: the text is a lossy decoding, so the hash must be of the bytes themselves.
+      parsed.record.hash = hash;
+    }
+
+    const id = await this.decideId(vaultPath, parsed, hash, known, cached);
+    const record: NoteRecord = { ...parsed.record, id };
+    if (atPath && atPath.id !== id) {
+      this.catalog.unplace(atPath);
+      this.events.removed(atPath);
+    }
+    this.catalog.place(record);
+    if (this.provisional) {
+      if (parsed.id !== undefined && cached?.id !== parsed.id) this.provisional.add(vaultPath);
+      else this.provisional.delete(vaultPath);
+    }
+    this.events.note(record, parsed.body, plain);
+    return record;
+  }
+
+  /**
+   * Which id a file read afresh has. Its frontmatter `id` if it has one (two
+   * files claiming one id: identity.ts's rule); else the id it had at this
+   * path; else, for a path new to the server, the id of a note whose file
+   * just went with the same content (a move); else its path id.
+   */
+  private async decideId(vaultPath: string, parsed: ParsedNote, hash: string, known: NoteRecord | undefined, cached: NoteRecord | undefined): Promise<string> {
+    const claimed = parsed.record.broken ? undefined : parsed.id;
+    if (claimed !== undefined) {
+      const holder = this.catalog.get(claimed);
+      if (!holder || holder.path === vaultPath || !(await this.files.exists(holder.path))) return claimed;
+      const challenger = { path: vaultPath, established: this.provisional !== undefined && cached?.id === claimed && cached.path === vaultPath };
+      if (!challengerKeepsId(challenger, { path: holder.path, established: !this.provisional?.has(holder.path) })) return this.catalog.freePathId(vaultPath);
+      // The holder is the copy: it becomes a note of its own, read again once this one is placed.
+      this.catalog.unplace(holder);
+      this.events.removed(holder);
+      if (this.provisional) this.reingestLater.push(holder.path);
+      else this.reread(holder.path);
+      return claimed;
+    }
+    if (known) {
+      const holder = this.catalog.get(known.id);
+      if (!holder || holder.path === vaultPath) return known.id;
+    } else if (parsed.record.size > 0) {
+      // Moved: the note that held this content is gone from its old path (the
+      // watcher may report the new path before the old one's removal).
+      const holder = this.catalog.holderOfContent(hash);
+      if (holder && holder.path !== vaultPath && !(await this.files.exists(holder.path))) return holder.id;
+      const gone = this.catalog.takeGone(hash);
+      if (gone !== undefined) return gone;
+    }
+    return this.catalog.freePathId(vaultPath);
+  }
+}

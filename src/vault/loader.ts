@@ -1,0 +1,137 @@
+import { lstat, unlink } from 'node:fs/promises';
+import { removeLeftoverTemps } from '../files/atomic.js';
+import { tempDir } from '../files/dexi-dir.js';
+import type { Catalog } from './catalog.js';
+import type { Ingest } from './ingest.js';
+import type { KeyedLock } from './lock.js';
+import type { NoteFiles } from './note-files.js';
+import type { NoteRecord } from './note.js';
+import { ParsePool } from './parse-pool.js';
+import { scanVault, type FileStat } from './scan.js';
+
+export interface LoadProgress {
+  phase: 'starting' | 'scanning' | 'reading' | 'ready';
+  done: number;
+  total: number;
+}
+
+const READ_CONCURRENCY = 32;
+/**
+ * A first read with this many notes to parse uses a parsing worker; below
+ * it, starting the worker (0.12–0.15 s to its first answer, measured here)
+ * costs more than it saves.
+ */
+const PARSE_WORKER_MIN_NOTES = 1000;
+
+/** What the loader works with: the vault's parts, and how to tell it is being shut down. */
+export interface LoaderParts {
+  root: string;
+  catalog: Catalog;
+  files: NoteFiles;
+  ingest: Ingest;
+  lock: KeyedLock;
+  log: (line: string) => void;
+  /** A teammate's vault: not even leftovers are removed from it. */
+  readOnly: boolean;
+  parseWorkerMinNotes?: number | undefined;
+  progress: LoadProgress;
+  stopped(): boolean;
+}
+
+/** Whether a file's stats are those the cache recorded: then its content is what the cache says. */
+export function unchangedFile(file: FileStat, known: NoteRecord | undefined): known is NoteRecord {
+  return (
+    known !== undefined &&
+    known.size === file.size &&
+    known.mtimeMs === file.mtimeMs &&
+    known.ctimeMs === file.ctimeMs &&
+    known.ino === file.ino
+  );
+}
+
+/**
+ * The first read: every note, 32 at a time. With `previous` (records from
+ * the cache), files whose size, times and inode are unchanged are not read
+ * again; a note whose path vanished and whose content turns up at a new path
+ * keeps its id. Returns the paths found, or undefined when stopped.
+ */
+export async function readEveryNote(parts: LoaderParts, previous: readonly NoteRecord[]): Promise<Set<string> | undefined> {
+  const { catalog, files, ingest, lock, log, progress } = parts;
+  Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
+  const scan = await scanVault(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size));
+  if (!parts.readOnly) await removeLeftovers(parts, scan.leftovers);
+  for (const folder of scan.folders) catalog.addFolder(folder);
+  const before = new Map(previous.map((record) => [record.path, record]));
+  const present = new Set(scan.files.map((file) => file.path));
+  for (const record of previous) if (!present.has(record.path)) catalog.rememberGone(record);
+  Object.assign(progress, { phase: 'reading', done: 0, total: scan.files.length });
+  files.beginFirstRead();
+  ingest.provisional = new Set();
+
+  const toParse = scan.files.filter((file) => !unchangedFile(file, before.get(file.path))).length;
+  if (toParse >= (parts.parseWorkerMinNotes ?? PARSE_WORKER_MIN_NOTES)) ingest.parsePool = new ParsePool(log);
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < scan.files.length && !parts.stopped()) {
+      const file = scan.files[next++] as FileStat;
+      const cached = before.get(file.path);
+      try {
+        if (unchangedFile(file, cached) && catalog.get(cached.id) === undefined) catalog.place(cached);
+        else await lock.run(file.path, () => ingest.ingest(file.path, cached));
+      } catch (error) {
+        log(`Skipping ${file.path}: ${(error as Error).message}`);
+      }
+      progress.done++;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+  } finally {
+    files.endFirstRead();
+    const pool = ingest.parsePool;
+    ingest.parsePool = undefined;
+    await pool?.close();
+  }
+  for (const vaultPath of ingest.reingestLater.splice(0)) {
+    if (parts.stopped()) break;
+    await lock.run(vaultPath, () => ingest.ingest(vaultPath)).catch((error: Error) => log(`Skipping ${vaultPath}: ${error.message}`));
+  }
+  ingest.provisional = undefined;
+  return parts.stopped() ? undefined : present;
+}
+
+/** Temporary files of writes that never finished (a crash, a SIGKILL): nobody will rename them now. */
+async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]): Promise<void> {
+  const removed = await removeLeftoverTemps(tempDir(parts.root));
+  let beside = 0;
+  for (const vaultPath of oldStyle) {
+    const abs = parts.files.absolute(vaultPath);
+    // A minute old at least: an older server on this vault could be writing it right now.
+    const info = await lstat(abs).catch(() => undefined);
+    if (info?.isFile() && Date.now() - info.mtimeMs > 60_000 && (await unlink(abs).then(() => true, () => false))) beside++;
+  }
+  if (removed + beside > 0) parts.log(`Removed ${removed + beside} temporary files left by writes that never finished.`);
+}
+
+/**
+ * Bring the catalog in step with the disk after a period nobody watched
+ * (the first read runs before the watcher starts, so that the two do not
+ * compete): files whose size, times or inode differ are read again, new ones
+ * added, vanished ones dropped.
+ */
+export async function reconcile(
+  parts: Pick<LoaderParts, 'root' | 'catalog' | 'files' | 'log'>,
+  refresh: (vaultPath: string) => Promise<void>,
+  forget: (vaultPath: string) => Promise<void>,
+): Promise<void> {
+  const { catalog } = parts;
+  const scan = await scanVault(parts.root, parts.log, (vaultPath, size) => parts.files.logOversize(vaultPath, size));
+  catalog.setFolders(scan.folders);
+  const seen = new Set<string>();
+  for (const file of scan.files) {
+    seen.add(file.path);
+    if (!unchangedFile(file, catalog.atPath(file.path))) await refresh(file.path);
+  }
+  for (const record of [...catalog.all()]) if (!seen.has(record.path)) await forget(record.path);
+}

@@ -1,0 +1,401 @@
+import { type BigIntStats, type Stats } from 'node:fs';
+import path from 'node:path';
+import {
+  createFileExclusive,
+  isSameFile,
+  openRegularFile,
+  readWhole,
+  replaceGuarded,
+  type FileIdentity,
+  type GuardedOptions,
+  type OpenedFile,
+} from '../files/atomic.js';
+import { ensureTempDir } from '../files/dexi-dir.js';
+import { numberedName } from '../files/filenames.js';
+import { inLinkedFolder } from '../files/paths.js';
+import type { Clock } from './clock.js';
+import { DexiError, NoteBusyError, ReadOnlyNoteError } from './errors.js';
+import { MAX_NOTE_BYTES } from './ignore.js';
+import { hashContent } from './parse.js';
+import { formatIso } from './time.js';
+
+/**
+ * Test seam, kept to one function: called at two points of every guarded
+ * write of a note, so that a test can put another program's write exactly
+ * where a careless server would lose it. `before-check`: the new content is
+ * in its temporary file, the checks and the rename are next. `after-rename`:
+ * the new content is in place, the old file has not been looked at again yet.
+ */
+export interface VaultTestHooks {
+  duringWrite?: (phase: 'before-check' | 'after-rename', vaultPath: string) => Promise<void>;
+}
+
+/** A note file read through an open handle; the holder closes `file.handle`. */
+export interface NoteFile {
+  file: OpenedFile;
+  content: string;
+  /** False when the bytes are not UTF-8 (`content` is then a lossy decoding). */
+  valid: boolean;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  birthtimeMs: number;
+}
+
+/**
+ * What to do with text a program wrote into a file after the server had
+ * replaced it: given that text and what the server last wrote, bring it back
+ * and say what the note now holds (undefined: it was kept as a conflict copy).
+ */
+export type LateWrite = (theirs: Buffer, ours: Buffer) => Promise<Buffer | undefined>;
+
+// The BOM is kept in the text, so that the text is the file's bytes exactly
+// (its hash theirs, and a write keeps the BOM); the frontmatter reader allows it.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
+/**
+ * A note another program changed less than this long ago may still be being
+ * written (a script that truncates, writes half, pauses and writes the rest):
+ * the server waits until it has been quiet this long before replacing it,
+ * and gives up after MAX_BUSY_WAIT_MS with a plain "being written" error.
+ */
+export const QUIET_MS = 300;
+const MAX_BUSY_WAIT_MS = 3000;
+/**
+ * After replacing a note that another program wrote less than this long ago,
+ * the old file is watched for a while (TAIL_MS after its last change, at most
+ * TAIL_MAX_MS): a program still holding it open writes into a file that is no
+ * longer in the vault, and that text is brought back.
+ */
+const RECENT_WRITE_MS = 5000;
+const TAIL_POLL_MS = 50;
+const TAIL_MS = 2000;
+const TAIL_MAX_MS = 30_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function decodeStrict(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The note files themselves: opened without following links, replaced only
+ * when unchanged and quiet, late writes into a replaced file brought back,
+ * conflict copies beside a note. Knows nothing of what a note means.
+ */
+export class NoteFiles {
+  /**
+   * `filesRead`: note files read from disk (a warm start on an unchanged vault
+   * reads none). The others count writes of the server that met another
+   * program's write: `writesRedone` found the note changed just before the
+   * rename and redid the edit, `writesPutBack` found a write into the file it
+   * had just replaced and put it back, `writesRecovered` found such a write
+   * moments later and redid the edit on it, `conflictCopies` saved a version
+   * beside the note because it changed twice at once.
+   */
+  readonly stats = { filesRead: 0, writesRedone: 0, writesPutBack: 0, writesRecovered: 0, conflictCopies: 0 };
+  /** Files skipped for their size, with the size that was logged: one log line per file and size. */
+  private readonly oversized = new Map<string, number>();
+  /**
+   * During the first read only: whether each folder is reached through a
+   * link, asked once per folder. The scan has just walked these folders
+   * without following links; every write checks afresh.
+   */
+  private linkedFolders: Map<string, Promise<boolean>> | undefined;
+  /** The hash of what the server itself last wrote at each path: a file still holding it is not being written by anyone else. */
+  private readonly ownWrites = new Map<string, string>();
+  /** Old files being watched for late writes after a replace (see watchDisplaced). */
+  private readonly tails = new Set<Promise<void>>();
+  private closing = false;
+
+  constructor(
+    readonly root: string,
+    private readonly options: { clock: Clock; log: (line: string) => void; hooks?: VaultTestHooks | undefined },
+  ) {}
+
+  absolute(vaultPath: string): string {
+    return path.join(this.root, ...vaultPath.split('/'));
+  }
+
+  /** Remember, for the first read, which folders are reached through links. */
+  beginFirstRead(): void {
+    this.linkedFolders = new Map();
+  }
+
+  endFirstRead(): void {
+    this.linkedFolders = undefined;
+  }
+
+  logOversize(vaultPath: string, size: number): void {
+    if (this.oversized.get(vaultPath) === size) return;
+    this.oversized.set(vaultPath, size);
+    this.options.log(`Skipping ${vaultPath}: ${size} bytes is over the 4 MiB note limit.`);
+  }
+
+  /**
+   * Open a note file and read it through the open handle, or undefined when
+   * there is no note there: missing, a symbolic link (never followed, read or
+   * written), inside a folder reached through a link, not a regular file, or
+   * over the size limit. The caller must close `file.handle`.
+   */
+  async open(vaultPath: string): Promise<NoteFile | undefined> {
+    const abs = this.absolute(vaultPath);
+    // Security: a folder of the vault replaced by a link to elsewhere must not
+    // let its old notes be read or written through it.
+    if (vaultPath.includes('/') && (await this.inLinkedFolder(abs))) return undefined;
+    const opened = await openRegularFile(abs, MAX_NOTE_BYTES);
+    if (opened.kind === 'too-large') this.logOversize(vaultPath, opened.size);
+    if (opened.kind !== 'file') return undefined;
+    const { file } = opened;
+    this.stats.filesRead++;
+    try {
+      // Plain (not bigint) times, exactly as the scan reports them, so the cache's comparison holds.
+      const info = await file.handle.stat();
+      let content: string;
+      let valid = true;
+      try {
+        content = UTF8.decode(file.bytes);
+      } catch {
+        content = LOSSY.decode(file.bytes);
+        valid = false;
+      }
+      return {
+        file,
+        content,
+        valid,
+        size: file.bytes.length,
+        mtimeMs: info.mtimeMs,
+        ctimeMs: info.ctimeMs,
+        ino: info.ino,
+        birthtimeMs: info.birthtimeMs,
+      };
+    } catch (error) {
+      await file.handle.close();
+      throw error;
+    }
+  }
+
+  /**
+   * open, once the file has been quiet for QUIET_MS: a file another program
+   * changed moments ago may still be being written, and replacing it now
+   * would send the rest of that program's text into a file no longer in the
+   * vault. Its change time is used, which no program can set back.
+   */
+  async openQuiet(vaultPath: string): Promise<NoteFile | undefined> {
+    const deadline = Date.now() + MAX_BUSY_WAIT_MS;
+    for (;;) {
+      const file = await this.open(vaultPath);
+      if (!file) return undefined;
+      const quietFor = Date.now() - file.ctimeMs;
+      // A change time far in the future is a clock problem, not a writer.
+      const quiet = quietFor >= QUIET_MS || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.file.bytes);
+      if (quiet) return file;
+      await file.file.handle.close();
+      if (Date.now() >= deadline) throw new NoteBusyError();
+      await sleep(Math.max(10, Math.min(QUIET_MS - quietFor, deadline - Date.now())));
+    }
+  }
+
+  /** Whether a file with this change time, holding these bytes, may have been written by another program moments ago. */
+  recentlyWrittenByOthers(vaultPath: string, ctimeMs: number, bytes: Buffer): boolean {
+    return !this.isOwnWrite(vaultPath, bytes) && Date.now() - ctimeMs < RECENT_WRITE_MS;
+  }
+
+  /** The file holds exactly what this server last wrote there: nobody else is writing it. */
+  isOwnWrite(vaultPath: string, bytes: Buffer): boolean {
+    return this.ownWrites.get(vaultPath) === hashContent(bytes);
+  }
+
+  private inLinkedFolder(absolute: string, fresh = false): Promise<boolean> {
+    const memo = fresh ? undefined : this.linkedFolders;
+    if (!memo) return inLinkedFolder(this.root, absolute);
+    const dir = path.dirname(absolute);
+    let answer = memo.get(dir);
+    if (!answer) memo.set(dir, (answer = inLinkedFolder(this.root, absolute)));
+    return answer;
+  }
+
+  /** Whether a note file is there (see open for what counts). */
+  async exists(vaultPath: string): Promise<boolean> {
+    const note = await this.open(vaultPath);
+    await note?.file.handle.close();
+    return note !== undefined;
+  }
+
+  /**
+   * Replace a note that was read as `base` with `next`, unless it changed
+   * since (see replaceGuarded). When another program wrote into the old file
+   * just as it was replaced, its text is put back and the caller is told the
+   * note changed, so that it redoes its edit on that text: neither change is
+   * lost. Should the note have changed yet again meanwhile, the other
+   * version is saved beside it as a conflict copy.
+   */
+  async replace(vaultPath: string, base: NoteFile | OpenedFile, next: string | Buffer): Promise<Stats | 'changed'> {
+    const opened = 'file' in base ? base.file : base;
+    // Security: the temporary file and the rename go where the folder really is; never through a link.
+    if (vaultPath.includes('/') && (await this.inLinkedFolder(this.absolute(vaultPath), true))) return 'changed';
+    const options = await this.guardedOptions(vaultPath, opened);
+    const result = await replaceGuarded(this.absolute(vaultPath), next, opened, options).catch((error: unknown) => {
+      throw writeError(vaultPath, error);
+    });
+    if (result.outcome === 'changed') this.stats.writesRedone++;
+    if (result.outcome === 'changed') return 'changed';
+    if (result.outcome === 'replaced') {
+      this.ownWrites.set(vaultPath, hashContent(next));
+      return result.stats;
+    }
+    this.stats.writesPutBack++;
+    this.options.log(`${vaultPath} was written by another program just as the server replaced it; its text is put back and the edit redone on it.`);
+    const ours = typeof next === 'string' ? Buffer.from(next) : next;
+    return (await this.putBack(vaultPath, ours, result.written, result.bytes)) === 'changed' ? 'changed' : result.stats;
+  }
+
+  private async guardedOptions(vaultPath: string, file: OpenedFile): Promise<GuardedOptions> {
+    // The note's permissions stay as they were: a private note stays private.
+    const options: GuardedOptions = {
+      maxBytes: MAX_NOTE_BYTES,
+      mode: Number(file.stats.mode & 0o777n),
+      mayBeBusy: this.ownWrites.get(vaultPath) !== hashContent(file.bytes),
+      tempDir: await ensureTempDir(this.root),
+    };
+    const hook = this.options.hooks?.duringWrite;
+    if (hook) {
+      options.beforeCheck = () => hook('before-check', vaultPath);
+      options.afterRename = () => hook('after-rename', vaultPath);
+    }
+    return options;
+  }
+
+  /**
+   * Put `theirs` back where the server's `ours` (the file `written`) now is,
+   * and say whether the edit must be redone ('changed') or stands
+   * ('replaced'). When the path no longer holds exactly `ours`, `theirs` is
+   * saved beside the note as a conflict copy instead, and the edit is redone
+   * only if the path holds another file than the one written (a program
+   * saved over it); if it is the written file, changed in place, the edit is
+   * in it already and is not applied twice.
+   */
+  private async putBack(vaultPath: string, ours: Buffer, written: FileIdentity, theirs: Buffer): Promise<'replaced' | 'changed'> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await this.open(vaultPath);
+      try {
+        if (!current?.file.bytes.equals(ours)) {
+          await this.saveConflictCopy(vaultPath, theirs);
+          return current && isSameFile(current.file.stats, written) ? 'replaced' : 'changed';
+        }
+        const result = await replaceGuarded(this.absolute(vaultPath), theirs, current.file, await this.guardedOptions(vaultPath, current.file));
+        if (result.outcome === 'changed') continue;
+        // A write into `ours` as it was replaced in turn: that version goes beside the note.
+        if (result.outcome === 'displaced') await this.saveConflictCopy(vaultPath, result.bytes);
+        return 'changed';
+      } finally {
+        await current?.file.handle.close();
+      }
+    }
+    await this.saveConflictCopy(vaultPath, theirs);
+    return 'replaced';
+  }
+
+  /** Create a file that must not exist yet, through a temporary file under `.dexi/`. */
+  async createExclusive(absolute: string, content: string | Buffer): Promise<void> {
+    await createFileExclusive(absolute, content, await ensureTempDir(this.root));
+  }
+
+  async saveConflictCopy(vaultPath: string, bytes: Buffer): Promise<void> {
+    const dir = path.dirname(this.absolute(vaultPath));
+    const name = path.basename(vaultPath).replace(/\.md$/i, '');
+    const stamp = formatIso(this.options.clock.now()).slice(0, 19).replace('T', ' ').replace(/:/g, '');
+    for (let attempt = 1; attempt < 100; attempt++) {
+      const copy = path.join(dir, `${numberedName(`${name} (conflict ${stamp})`, attempt)}.md`);
+      try {
+        await this.createExclusive(copy, bytes);
+        this.stats.conflictCopies++;
+        this.options.log(`${vaultPath} changed twice while the server wrote it; one version is saved as ${path.basename(copy)}.`);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+  }
+
+  /**
+   * After replacing a note that another program wrote moments before, keep
+   * the old file open and watch it: a program that still holds it (a script
+   * writing with pauses, a `>>` loop on one descriptor) writes into a file
+   * that is no longer in the vault. Each time it has written and gone quiet,
+   * `late` brings its version back. The caller hands over `base` and must not
+   * close it.
+   */
+  watchDisplaced(vaultPath: string, base: NoteFile, ours: string, late: LateWrite): void {
+    const tail = (async (): Promise<void> => {
+      const handle = base.file.handle;
+      let seen: Buffer = base.file.bytes;
+      let current: Buffer = Buffer.from(ours);
+      let last: BigIntStats = base.file.stats;
+      const started = Date.now();
+      let lastChange = started;
+      let pending = false;
+      try {
+        for (;;) {
+          const done = this.closing || Date.now() - lastChange >= TAIL_MS || Date.now() - started >= TAIL_MAX_MS;
+          if (!done) await sleep(TAIL_POLL_MS);
+          const now = await handle.stat({ bigint: true });
+          if (now.size !== last.size || now.mtimeNs !== last.mtimeNs) {
+            last = now;
+            lastChange = Date.now();
+            pending = true;
+          }
+          if (pending && (done || Date.now() - lastChange >= QUIET_MS)) {
+            pending = false;
+            const theirs = (await readWhole(handle, Number(now.size), Number.MAX_SAFE_INTEGER)) as Buffer;
+            if (!theirs.equals(seen)) {
+              seen = theirs;
+              current = (await late(theirs, current)) ?? current;
+            }
+          }
+          if (done) return;
+        }
+      } catch (error) {
+        this.options.log(`Watching the replaced version of ${vaultPath}: ${(error as Error).message}`);
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    })();
+    this.tails.add(tail);
+    void tail.finally(() => this.tails.delete(tail));
+  }
+
+  /** Count a late write brought back by redoing the edit on it. */
+  recovered(vaultPath: string): void {
+    this.stats.writesRecovered++;
+    this.options.log(`${vaultPath} was still being written by another program after the server replaced it; the edit is redone on its text.`);
+  }
+
+  /** Resolves once every replaced file being watched for late writes has been brought back or let go. */
+  async writesSettled(): Promise<void> {
+    while (this.tails.size > 0) await Promise.all([...this.tails]);
+  }
+
+  /** Finish every watch at once, with one last look, so that text still arriving is brought back before the process ends. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.writesSettled();
+  }
+}
+
+/** A file system's refusal, as a sentence for the person; anything else as it is. */
+function writeError(vaultPath: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new ReadOnlyNoteError(`The file system does not allow writing ${vaultPath} (${code === 'EROFS' ? 'it is mounted read-only' : 'permission denied'}); nothing was changed.`);
+  }
+  if (code === 'EXDEV') {
+    return new DexiError(`${vaultPath} is on another file system than the vault's .dexi folder, so it cannot be replaced atomically; nothing was changed.`);
+  }
+  return error;
+}
