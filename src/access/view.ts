@@ -1,7 +1,16 @@
-import { NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
+import { InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
+import { extractTags } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
-import type { Vault } from '../vault/vault.js';
-import { folderVisible, isBounded, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
+import { noteHasTag } from '../vault/tags.js';
+import type { UpdateRequest, Vault } from '../vault/vault.js';
+import { folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
+
+/** Append the boundary tag to a new note's text when the text lacks it. Pure. */
+export function withBoundaryTag(body: string, tag: string | undefined): string {
+  if (tag === undefined || noteHasTag(extractTags(body), [tag])) return body;
+  if (body.trim() === '') return tag;
+  return `${body.replace(/\s+$/u, '')}\n\n${tag}`;
+}
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
 const READY_WAIT_MS = 2000;
@@ -120,6 +129,52 @@ export class VaultView {
     if (!found) throw new NoteNotFoundError();
     if (found.owner !== undefined) throw new ReadOnlyNoteError(`This note is shared by ${found.owner}; it can be read but not changed.`);
     return found.record;
+  }
+
+  /**
+   * Refuses a write to a note outside the boundary, decided on the note as
+   * it is under its lock (it may have been moved out since the tool looked):
+   * such a note is "not found", as everywhere else.
+   */
+  private readonly admitOwn = (record: NoteRecord): void => {
+    if (!this.seesOwn(record)) throw new NoteNotFoundError();
+  };
+
+  /** Create a note: filed into the boundary folder, the boundary tag added to its text when missing. */
+  create(request: { title: string; text: string; noteCap: number | null }): Promise<NoteWithBody> {
+    const { folder, tag } = this.policy;
+    return this.own.create({
+      title: request.title,
+      text: withBoundaryTag(request.text, tag),
+      folder: folder === undefined ? null : (this.own.findFolder(folder) ?? folder),
+      noteCap: request.noteCap,
+    });
+  }
+
+  /** Change a note's body or title; an edit that would take away the boundary tag is refused, naming it. */
+  update(id: string, request: Pick<UpdateRequest, 'mode' | 'text' | 'title'>): Promise<NoteWithBody> {
+    this.writable(id);
+    const { tag } = this.policy;
+    const edit: UpdateRequest = { ...request, admit: this.admitOwn };
+    if (tag !== undefined) {
+      edit.guard = (tagsAfter) => {
+        if (!keepsBoundaryTag(this.policy, tagsAfter)) {
+          throw new InvalidInputError(`This edit would remove the tag ${tag}, which this connection is limited to; keep ${tag} in the text.`);
+        }
+      };
+    }
+    return this.own.update(id, edit);
+  }
+
+  /** Write frontmatter keys of an own, visible note (a card's review block). */
+  setFrontmatter(id: string, updates: Record<string, unknown>): Promise<NoteRecord> {
+    this.writable(id);
+    return this.own.setFrontmatter(id, updates, this.admitOwn);
+  }
+
+  delete(id: string): Promise<NoteRecord> {
+    this.writable(id);
+    return this.own.delete(id, this.admitOwn);
   }
 
   private teammateOf(id: string): Vault {

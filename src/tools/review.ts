@@ -144,10 +144,9 @@ export const gradeReviewTool = defineTool({
     const note = await view.read(args.note_id);
     // A teammate's shared note is never one of the person's cards.
     if (note.owner !== undefined || !isCard(note.record, normaliseDeckTags(settings.reviewTags))) throw new NotInReviewError();
-    view.writable(args.note_id);
     const grade = args.grade as Grade;
     const state = gradeCard(fromReviewFrontmatter(note.record.review), grade, clock.now());
-    await view.own.setFrontmatter(note.record.id, { review: toReviewFrontmatter(state) });
+    await view.setFrontmatter(note.record.id, { review: toReviewFrontmatter(state) });
     return {
       id: note.record.id,
       grade,

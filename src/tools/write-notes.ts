@@ -1,18 +1,7 @@
 import { z } from 'zod';
-import { keepsBoundaryTag } from '../access/policy.js';
-import { InvalidInputError } from '../vault/errors.js';
-import { extractTags } from '../vault/markdown.js';
-import { noteHasTag } from '../vault/tags.js';
 import { toFullNote } from './items.js';
 import { choice, fullNote, noteId, text } from './schemas.js';
 import { defineTool } from './tool.js';
-
-/** Append the boundary tag to a new note's text when the text lacks it. Pure. */
-export function withBoundaryTag(body: string, tag: string | undefined): string {
-  if (tag === undefined || noteHasTag(extractTags(body), [tag])) return body;
-  if (body.trim() === '') return tag;
-  return `${body.replace(/\s+$/u, '')}\n\n${tag}`;
-}
 
 export const createNoteTool = defineTool({
   name: 'create_note',
@@ -31,14 +20,7 @@ export const createNoteTool = defineTool({
   output: fullNote,
   async handler(args, { view, settings }) {
     await view.assertReady();
-    const { policy, own } = view;
-    const folder = policy.folder === undefined ? null : (own.findFolder(policy.folder) ?? policy.folder);
-    const note = await own.create({
-      title: args.title,
-      text: withBoundaryTag(args.text, policy.tag),
-      folder,
-      noteCap: settings.noteCap,
-    });
+    const note = await view.create({ title: args.title, text: args.text, noteCap: settings.noteCap });
     return toFullNote(note.record, note.body);
   },
 });
@@ -63,19 +45,10 @@ export const updateNoteTool = defineTool({
   output: fullNote,
   async handler(args, { view }) {
     await view.assertReady();
-    view.writable(args.note_id);
-    const { tag } = view.policy;
-    const request: Parameters<typeof view.own.update>[1] = { mode: args.mode };
+    const request: Parameters<typeof view.update>[1] = { mode: args.mode };
     if (args.title !== undefined) request.title = args.title;
     if (args.text !== undefined) request.text = args.text;
-    if (tag !== undefined) {
-      request.guard = (tagsAfter) => {
-        if (!keepsBoundaryTag(view.policy, tagsAfter)) {
-          throw new InvalidInputError(`This edit would remove the tag ${tag}, which this connection is limited to; keep ${tag} in the text.`);
-        }
-      };
-    }
-    const note = await view.own.update(args.note_id, request);
+    const note = await view.update(args.note_id, request);
     return toFullNote(note.record, note.body);
   },
 });
@@ -93,8 +66,7 @@ export const deleteNoteTool = defineTool({
   output: z.object({ deleted: z.literal(true), id: z.string(), title: z.string() }),
   async handler(args, { view }) {
     await view.assertReady();
-    view.writable(args.note_id);
-    const record = await view.own.delete(args.note_id);
+    const record = await view.delete(args.note_id);
     return { deleted: true as const, id: record.id, title: record.title };
   },
 });

@@ -72,7 +72,16 @@ export interface UpdateRequest {
   mode: 'replace' | 'append';
   /** Sees the tags the note would have after the edit; throws to refuse it before anything is written. */
   guard?: (tagsAfter: string[]) => void;
+  admit?: Admit;
 }
+
+/**
+ * Sees the note as it is under its file's lock, just before it is written or
+ * deleted, and throws to refuse: an access boundary decided on the note that
+ * is really written, not on what it was when the tool looked (it may have
+ * been moved meanwhile).
+ */
+export type Admit = (record: NoteRecord) => void;
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -420,14 +429,14 @@ export class Vault extends EventEmitter<VaultEvents> {
    * changed it meanwhile; otherwise redo the edit on the new content, so that
    * neither change is lost.
    */
-  private edit(id: string, change: Change): Promise<NoteWithBody> {
+  private edit(id: string, change: Change, admit?: Admit): Promise<NoteWithBody> {
     return this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.editLocked(id, record, change));
+      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit));
     });
   }
 
-  private async editLocked(id: string, record: NoteRecord, change: Change): Promise<Step<NoteWithBody>> {
+  private async editLocked(id: string, record: NoteRecord, change: Change, admit: Admit | undefined): Promise<Step<NoteWithBody>> {
     const file = await this.files.openQuiet(record.path);
     if (!file) return 'missing';
     let handedOver = false;
@@ -438,6 +447,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       const current = hashContent(file.file.bytes) === record.hash ? record : await this.ingester.ingest(record.path);
       if (!current || current.id !== id) return 'retry';
       this.assertWritable(current);
+      admit?.(current);
       this.assertFileWritable(current, file.file.stats, 'changed');
       next = change(file.content, current);
       if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
@@ -508,15 +518,15 @@ export class Vault extends EventEmitter<VaultEvents> {
       const edited = editedContent(content, request, now);
       request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
       return edited.content;
-    });
+    }, request.admit);
   }
 
   /**
    * Write these top-level frontmatter keys and nothing else (a card's
    * `review` block): no `updated`, no body change, comments kept.
    */
-  async setFrontmatter(id: string, updates: Record<string, unknown>): Promise<NoteRecord> {
-    const result = await this.edit(id, (content) => setFrontmatterKeys(content, updates));
+  async setFrontmatter(id: string, updates: Record<string, unknown>, admit?: Admit): Promise<NoteRecord> {
+    const result = await this.edit(id, (content) => setFrontmatterKeys(content, updates), admit);
     return result.record;
   }
   /** Create a note in `folder` (vault-relative, created if needed) or at the root. */
@@ -598,12 +608,12 @@ export class Vault extends EventEmitter<VaultEvents> {
    * inside the vault. A note moved meanwhile is followed to its new place;
    * one deleted by another program meanwhile is done already.
    */
-  delete(id: string): Promise<NoteRecord> {
+  delete(id: string, admit?: Admit): Promise<NoteRecord> {
     return this.withCurrent(
       id,
       (record) => {
         if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
-        return this.lock.run(record.path, () => this.deleteLocked(id, record));
+        return this.lock.run(record.path, () => this.deleteLocked(id, record, admit));
       },
       (record) =>
         this.lock.run(record.path, async () => {
@@ -617,10 +627,11 @@ export class Vault extends EventEmitter<VaultEvents> {
     );
   }
 
-  private async deleteLocked(id: string, record: NoteRecord): Promise<Step<NoteRecord>> {
+  private async deleteLocked(id: string, record: NoteRecord, admit: Admit | undefined): Promise<Step<NoteRecord>> {
     const current = this.catalog.get(id);
     if (!current) throw new NoteNotFoundError();
     if (current.path !== record.path) return 'retry';
+    admit?.(current);
     const abs = this.files.absolute(current.path);
     // Security: never unlink through a linked folder (that would delete a file outside the vault), nor a link itself.
     const info = await lstat(abs).catch(() => undefined);
