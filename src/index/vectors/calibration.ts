@@ -39,7 +39,3 @@ export function similarityFor(model: string | undefined): (raw: number) => numbe
   if (!calibration) return (raw) => Math.min(1, Math.max(0, raw));
   return (raw) => Math.round(applyCalibration(calibration.points, raw) * 1000) / 1000;
 }
-
-export function hasCalibration(model: string | undefined): boolean {
-  return CALIBRATIONS.some((entry) => entry.model === model);
-}

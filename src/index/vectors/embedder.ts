@@ -1,15 +1,6 @@
-/**
- * A text embedder turns texts into unit-length vectors. Its `id` names the
- * model (and anything else that changes the vectors): stored vectors made by
- * another id are never mixed with new ones, they are rebuilt.
- */
-export interface Embedder {
-  readonly id: string;
-  readonly dimensions: number;
-  /** One unit-normalised vector per text, in order. */
-  embed(texts: string[]): Promise<number[][]>;
-  close(): Promise<void>;
-}
+import type { Embedder } from './embedding.js';
+
+export type { Embedder } from './embedding.js';
 
 /**
  * A serialisable description of an embedder, so that a worker thread can
@@ -19,8 +10,6 @@ export interface Embedder {
 export type EmbedderSpec =
   | { kind: 'use-lite' }
   | { kind: 'transformers'; model: string; dtype?: string; cacheDir?: string };
-
-export const DEFAULT_EMBEDDER_SPEC: EmbedderSpec = { kind: 'use-lite' };
 
 /** Loads the embedder a spec describes; model code is imported only when used. */
 export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
@@ -37,22 +26,4 @@ export async function createEmbedder(spec: EmbedderSpec): Promise<Embedder> {
       return TransformersEmbedder.load(spec.model, options);
     }
   }
-}
-
-/** Scales a vector to unit length in place; a zero vector stays zero. */
-export function normalizeInPlace(vector: number[]): number[] {
-  let sum = 0;
-  for (const x of vector) sum += x * x;
-  const norm = Math.sqrt(sum);
-  if (norm > 0 && Number.isFinite(norm)) {
-    for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] as number) / norm;
-  }
-  return vector;
-}
-
-export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let sum = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) sum += (a[i] as number) * (b[i] as number);
-  return sum;
 }

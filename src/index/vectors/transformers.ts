@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
-import { normalizeInPlace, type Embedder } from './embedder.js';
+import { normalizeInPlace, type Embedder } from './embedding.js';
 
 /** Texts per model call: every text in a call is padded to the longest. */
 const BATCH = 16;

