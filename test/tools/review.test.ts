@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect, copySampleVault, removeDir, TestClock, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
@@ -317,14 +317,18 @@ describe('grade_review', () => {
     );
   });
 
-  it('keeps updated on a card whose frontmatter has no updated key', async () => {
+  it('adds no updated key to a card whose frontmatter has none: its updated is the file time, which the grading moves', async () => {
     await writeFile(path.join(dir, 'Cards/No dates.md'), `---\nid: 00000000-0000-4000-8000-0000000000bb\ncreated: 2026-11-25T00:00:00+00:00\n---\nNo updated key. #flashcards\n`);
     await h.runtime.own.refresh('Cards/No dates.md');
     const before = await h.ok<{ updated: string }>('get_note', { note_id: '00000000-0000-4000-8000-0000000000bb' });
     h.clock.advance(DAY);
     await grade('00000000-0000-4000-8000-0000000000bb', 4);
     const after = await h.ok<{ updated: string; text: string }>('get_note', { note_id: '00000000-0000-4000-8000-0000000000bb' });
-    expect(after.updated).toBe(before.updated);
+    const content = await file('Cards/No dates.md');
+    expect(content).not.toMatch(/^updated:/m);
+    expect(content).toMatch(/^review:\n {2}due: /m);
+    expect(Date.parse(after.updated)).toBeGreaterThanOrEqual(Date.parse(before.updated));
+    expect(Date.parse(after.updated)).toBe(Math.floor((await stat(path.join(dir, 'Cards/No dates.md'))).mtimeMs / 1000) * 1000);
     expect(after.text).toBe('No updated key. #flashcards\n');
   });
 
