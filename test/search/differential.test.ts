@@ -1,7 +1,7 @@
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRng } from '../../src/bench/generate.js';
+import { createRng } from '../support/random.js';
 import { Runtime } from '../../src/server/runtime.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import { answersByPath, connect, recordSummaries, removeDir, summariesByPath, tempDir, TestClock, waitFor, writeVault, type Harness } from '../helpers.js';

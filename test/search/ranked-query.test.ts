@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/bench/generate.js';
+import { createRng } from '../support/random.js';
 import { loadSnapshot, saveSnapshot } from '../../src/index/cache.js';
 import { FullTextIndex, indexedNote, OPTIONS, type IndexedNote } from '../../src/index/fulltext.js';
 import type { NoteRecord } from '../../src/vault/note.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, percentile, summarize } from '../../src/bench/stats.js';
+import { median, percentile, summarize } from '../../bench/stats.js';
 
 describe('median', () => {
   it('is the middle value of an odd count, whatever the order', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { generateQueries, generateVault, getTags, getVocabulary, type GenerateResult } from '../../src/bench/generate.js';
+import { generateQueries, generateVault, getTags, getVocabulary, type GenerateResult } from '../../bench/generate.js';
 import { parseIso } from '../../src/vault/time.js';
 
 interface Tree {

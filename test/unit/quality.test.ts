@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestThreshold, fitCalibration, isotonicFit, precisionAround, probabilityThreshold, recallAt, reciprocalRank } from '../../src/bench/quality.js';
+import { bestThreshold, fitCalibration, isotonicFit, precisionAround, probabilityThreshold, recallAt, reciprocalRank } from '../../bench/quality.js';
 import { applyCalibration } from '../../src/index/vectors/calibration.js';
 
 const relevant = new Set(['a', 'b']);

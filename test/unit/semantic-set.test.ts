@@ -6,7 +6,7 @@ import {
   queriesSharingNoWord,
   sharedContentWords,
   stem,
-} from '../../src/bench/semantic-set.js';
+} from '../../bench/semantic-set.js';
 
 const byKey = new Map(LABELED_NOTES.map((note) => [note.key, note]));
 const noteText = (key: string): string => {

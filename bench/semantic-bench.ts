@@ -14,15 +14,13 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { chunkText } from '../index/vectors/chunking.js';
-import { embeddingText } from '../index/vectors/embedding-text.js';
-import { EmbeddingPool } from '../index/vectors/pool.js';
-import { VectorIndex } from '../index/vectors/vector-index.js';
-import { splitFrontmatter } from '../files/frontmatter.js';
+import { chunkText } from '../src/index/vectors/chunking.js';
+import { embeddingText } from '../src/index/vectors/embedding-text.js';
+import { EmbeddingPool } from '../src/index/vectors/pool.js';
+import { VectorIndex } from '../src/index/vectors/vector-index.js';
+import { splitFrontmatter } from '../src/files/frontmatter.js';
 import { generateQueries, generateVault } from './generate.js';
-
-const ROOT = new URL('../../', import.meta.url);
-const CLI = new URL('dist/app/dexi-vault.js', ROOT).pathname;
+import { BENCH_DIR, CLI } from './paths.js';
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -85,7 +83,7 @@ async function main(): Promise<void> {
   });
   const size = Number(values.notes ?? 10_000);
   const sample = Number(values.sample ?? 120);
-  const dir = new URL(`.bench/vault-${size}-s42`, ROOT).pathname;
+  const dir = path.join(BENCH_DIR, `vault-${size}-s42`);
   try {
     await readFile(path.join(dir, '..', `vault-${size}-s42.json`));
   } catch {
@@ -175,7 +173,7 @@ async function main(): Promise<void> {
   graph.dispose();
   exact.dispose();
 
-  await writeFile(new URL('.bench/semantic-results.json', ROOT), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(path.join(BENCH_DIR, 'semantic-results.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -96,7 +96,7 @@ async function start(dir: string, word: string, reads: boolean): Promise<Record<
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { vault: { type: 'string' } } });
-  if (!values.vault) throw new Error('Usage: node dist/bench/real-vault.js --vault DIR (a git work tree, used as the origin of fresh clones)');
+  if (!values.vault) throw new Error('Usage: npm run bench:real -- --vault DIR (a git work tree, used as the origin of fresh clones)');
   const origin = path.resolve(values.vault);
   const work = await mkdtemp(path.join(os.tmpdir(), 'dexi-real-'));
   const result: Record<string, unknown> = {

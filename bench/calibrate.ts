@@ -11,14 +11,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { applyCalibration, type Calibration } from '../index/vectors/calibration.js';
-import { CALIBRATIONS } from '../index/vectors/calibrations.js';
-import type { EmbedderSpec } from '../index/vectors/embedder.js';
+import { applyCalibration, type Calibration } from '../src/index/vectors/calibration.js';
+import { CALIBRATIONS } from '../src/index/vectors/calibrations.js';
+import type { EmbedderSpec } from '../src/index/vectors/embedder.js';
 import { qualityOf, runLabeledSet, TOP, type Quality, type QueryRun } from './labeled-runs.js';
 import { bestThreshold, fitCalibration, precisionAround, type Scored } from './quality.js';
+import { BENCH_DIR, ROOT } from './paths.js';
 import { LABELED_NOTES, LABELED_QUERIES, queriesSharingNoWord } from './semantic-set.js';
-
-const ROOT = new URL('../../', import.meta.url);
 
 function splitReport(pairs: Scored[], knots: [number, number][]) {
   const calibrated = pairs.map((pair) => ({ score: applyCalibration(knots, pair.score), relevant: pair.relevant }));
@@ -60,8 +59,8 @@ async function main(): Promise<void> {
     },
   };
   console.log(JSON.stringify(report, null, 2));
-  await mkdir(new URL('.bench/', ROOT), { recursive: true });
-  await writeFile(new URL(`.bench/quality-${modelId.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`, ROOT), `${JSON.stringify(report, null, 2)}\n`);
+  await mkdir(BENCH_DIR, { recursive: true });
+  await writeFile(path.join(BENCH_DIR, `quality-${modelId.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`), `${JSON.stringify(report, null, 2)}\n`);
 
   const entry: Calibration = {
     model: modelId,
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
     fittedOn: `npm run calibrate: top ${TOP} results of ${LABELED_QUERIES.length} labeled queries over ${LABELED_NOTES.length} notes`,
   };
   const table = [...CALIBRATIONS.filter((existing) => existing.model !== modelId), entry];
-  const file = new URL('src/index/vectors/calibrations.ts', ROOT);
+  const file = path.join(ROOT, 'src', 'index', 'vectors', 'calibrations.ts');
   const header = (await readFile(file, 'utf8')).split('export const CALIBRATIONS')[0] ?? '';
   // Knots on one line each, so the table reads as a table.
   const json = JSON.stringify(table, null, 2).replace(/\[\s+(-?[\d.]+),\s+(-?[\d.]+)\s+\]/g, '[$1, $2]');

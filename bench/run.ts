@@ -12,7 +12,7 @@
  * list_notes latency, outside-edit-to-searchable latency, the server's peak
  * RSS, and a linear-scan baseline (read every file per query) on the same
  * vault. Then (unless `--no-quality`) it measures search quality on the
- * labeled set of src/bench/semantic-set.ts: recall@5 and MRR of
+ * labeled set of bench/data/semantic-set.json: recall@5 and MRR of
  * semantic_search (the default model) beside full-text search, as issue 4
  * asks. It prints a table and writes the figures, with machine info, to
  * `.bench/results.json` (`--quick`: `.bench/results-quick.json`).
@@ -38,18 +38,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cacheFile } from '../index/cache.js';
-import { createRng, generateQueries, generateVault, getTags } from './generate.js';
+import { cacheFile } from '../src/index/cache.js';
+import { createRng } from '../test/support/random.js';
+import { withTimeout } from '../test/support/timeout.js';
+import { generateQueries, generateVault, getTags } from './generate.js';
 import { qualityOf, runLabeledSet, TOP, type Quality } from './labeled-runs.js';
+import { BENCH_DIR, CLI, ROOT } from './paths.js';
 import { LABELED_NOTES, LABELED_QUERIES, queriesSharingNoWord } from './semantic-set.js';
 import { summarize, type Summary } from './stats.js';
 
 // ---------------------------------------------------------------------------
-// Where things are.
+// Where things are, besides ./paths.js.
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
-export const BENCH_DIR = path.join(ROOT, '.bench');
 /** Held while a run uses `.bench/`: two runs on the same vaults would spoil each other's figures. */
 const RUN_LOCK = path.join(BENCH_DIR, 'run.lock');
 /** Files being edited by the outside-edit step, so that an interrupted run can put them back. */
@@ -81,7 +81,7 @@ export interface BenchOptions {
 
 export class UsageError extends Error {}
 
-const USAGE = `Usage: node dist/bench/run.js [--sizes 10000,100000] [--quick] [--no-quality] [--out FILE] [--timeout-min 120]
+const USAGE = `Usage: npm run bench -- [--sizes 10000,100000] [--quick] [--no-quality] [--out FILE] [--timeout-min 120]
   --sizes N,N      vault sizes in notes (default 10000,100000)
   --quick          one small vault (2000 notes) for a fast check; writes .bench/results-quick.json
   --no-quality     leave out the labeled-set quality (about a minute of embedding)
@@ -254,19 +254,6 @@ function needServer(run: SizeRun): ServerHandle {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Reject with a clear message if `work` takes longer than `ms`. */
-export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${formatMs(ms)} waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A size-dependent time limit: `base` ms, or `perNote` ms per note if more. */
 function limit(notes: number, base: number, perNote: number): number {
   return Math.max(base, Math.round(notes * perNote));
@@ -298,15 +285,19 @@ interface Marker {
   notes: number;
   seed: number;
   wordsPerNote: number;
-  /** hash of the built generator: a changed generator means a new vault */
+  /** hash of the built generator and its PRNG: a changed generator means a new vault */
   generator: string;
   folders: number;
   bytes: number;
 }
 
+/** The built generator and the PRNG it draws from, beside this module: a change to either gives another vault. */
+const GENERATOR_FILES = ['./generate.js', '../test/support/random.js'];
+
 function generatorHash(): string {
-  const file = fileURLToPath(new URL('./generate.js', import.meta.url));
-  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256');
+  for (const file of GENERATOR_FILES) hash.update(readFileSync(fileURLToPath(new URL(file, import.meta.url))));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Generate the vault, or reuse it when the marker beside it records the same parameters. */

@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FullTextIndex } from '../index/fulltext.js';
-import type { EmbedderSpec } from '../index/vectors/embedder.js';
-import { embeddingText } from '../index/vectors/embedding-text.js';
-import { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { toSearchText } from '../vault/markdown.js';
-import type { NoteRecord } from '../vault/note.js';
+import { FullTextIndex } from '../src/index/fulltext.js';
+import type { EmbedderSpec } from '../src/index/vectors/embedder.js';
+import { embeddingText } from '../src/index/vectors/embedding-text.js';
+import { SemanticIndexer } from '../src/index/vectors/semantic-indexer.js';
+import { toSearchText } from '../src/vault/markdown.js';
+import type { NoteRecord } from '../src/vault/note.js';
 import { mean, recallAt, reciprocalRank } from './quality.js';
 import { LABELED_NOTES, LABELED_QUERIES } from './semantic-set.js';
 

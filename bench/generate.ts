@@ -32,7 +32,8 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatIso } from '../vault/time.js';
+import { formatIso } from '../src/vault/time.js';
+import { createRng, type Rng } from '../test/support/random.js';
 
 export interface GenerateOptions {
   notes: number;
@@ -51,40 +52,7 @@ export interface GenerateResult {
 }
 
 // ---------------------------------------------------------------------------
-// PRNG: sfc32 seeded through splitmix32.
-
-export type Rng = () => number;
-
-function splitmix32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
-
-/** A seeded PRNG returning floats in [0, 1). */
-export function createRng(seed: number): Rng {
-  const init = splitmix32(Math.floor(seed) >>> 0);
-  let a = init();
-  let b = init();
-  let c = init();
-  let d = init();
-  const next = (): number => {
-    const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) >>> 0;
-    return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) next();
-  return () => next() / 4294967296;
-}
+// Drawing from the seeded PRNG.
 
 function randInt(rng: Rng, lo: number, hi: number): number {
   // inclusive bounds
