@@ -1,4 +1,6 @@
-import { InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
+import type { FullTextIndex } from '../index/fulltext.js';
+import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
+import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import { extractTags } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
@@ -22,17 +24,121 @@ export interface VisibleNote {
   owner?: string;
 }
 
+/** The searches a view runs for its connection: each vault's full-text index, and semantic search when the server has a model. */
+export interface SearchIndexes {
+  fulltext: ReadonlyMap<Vault, FullTextIndex>;
+  semantic: SemanticIndexer | undefined;
+}
+
+/** A search hit this connection may see. */
+export interface VisibleHit {
+  note: VisibleNote;
+  score: number;
+  /** Full-text search: the note's words that matched. */
+  terms?: string[];
+}
+
+/** How far semantic search has embedded the notes, while it is not done. */
+export interface EmbeddingProgress {
+  embedded: number;
+  total: number;
+}
+
 /**
- * The vault as one connection may see it. Every tool reads and writes through
- * a view, so the access policy is applied in this one place: a note outside
- * the boundary is indistinguishable from one that does not exist.
+ * The vault as one connection may see it: the only handle a tool gets. Every
+ * tool reads, searches and writes through a view, so the access policy is
+ * applied in this one place: a note outside the boundary is
+ * indistinguishable from one that does not exist.
  */
 export class VaultView {
   constructor(
-    readonly own: Vault,
-    readonly teammates: readonly Vault[],
+    private readonly own: Vault,
+    private readonly teammates: readonly Vault[],
     readonly policy: AccessPolicy,
+    private readonly indexes: SearchIndexes = { fulltext: new Map(), semantic: undefined },
   ) {}
+
+  /** Full-text search over what this connection sees: the page `page` of `size` hits, best first, and how many match in all. */
+  searchText(query: string, page: number, size: number): { hits: VisibleHit[]; total: number } {
+    // Each vault's index counts its visible matches and keeps the best
+    // `wanted`; the page is cut from those, merged across vaults.
+    const wanted = page * size;
+    const found: { vault: Vault; id: string; score: number; terms: string[] }[] = [];
+    let total = 0;
+    for (const vault of this.searchableVaults()) {
+      const index = this.indexes.fulltext.get(vault);
+      if (!index) continue;
+      const ranked = index.query(query, this.visibilityTest(vault), wanted);
+      total += ranked.total;
+      for (const hit of ranked.hits) found.push({ vault, ...hit });
+    }
+    found.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const hits: VisibleHit[] = [];
+    for (const hit of found.slice(wanted - size, wanted)) {
+      const note = this.visibleIn(hit.vault, hit.id);
+      if (note) hits.push({ note, score: hit.score, terms: hit.terms });
+    }
+    return { hits, total };
+  }
+
+  /** Whether the server runs semantic search at all (its tools are listed only then). */
+  get semanticEnabled(): boolean {
+    return this.indexes.semantic !== undefined;
+  }
+
+  private semanticIndex(): SemanticIndexer {
+    const semantic = this.indexes.semantic;
+    if (!semantic) throw new DexiError('Semantic search is not enabled on this server; use search_notes.');
+    const error = semantic.progress().error;
+    if (error) throw new DexiError(`Semantic search is unavailable (${error}); search_notes still works.`);
+    return semantic;
+  }
+
+  /** The model's id, for its similarity calibration. */
+  get embedderId(): string | undefined {
+    return this.indexes.semantic?.embedderId;
+  }
+
+  /** Progress while notes are still being embedded; undefined once every note is. */
+  embeddingProgress(): EmbeddingProgress | undefined {
+    const progress = this.indexes.semantic?.progress();
+    if (!progress || progress.ready) return undefined;
+    return { embedded: progress.embedded, total: progress.total };
+  }
+
+  /** Notes closest in meaning to `query`, among those this connection sees. */
+  async searchMeaning(query: string, size: number): Promise<VisibleHit[]> {
+    const hits = await this.semanticIndex().search(query, size, (id) => this.find(id) !== undefined);
+    return this.visibleHits(hits);
+  }
+
+  /** Notes closest in meaning to a visible note, never the note itself. */
+  async similarTo(id: string, size: number): Promise<VisibleHit[]> {
+    if (!this.find(id)) throw new NoteNotFoundError();
+    const semantic = this.semanticIndex();
+    if (!semantic.isEmbedded(id)) {
+      const { embedded, total } = semantic.progress();
+      throw new DexiError(
+        `That note has not been embedded yet (${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} notes done); try again in a minute, or use semantic_search with its title.`,
+      );
+    }
+    const hits = await semantic.similar(id, size, (other) => other !== id && this.find(other) !== undefined);
+    return this.visibleHits(hits);
+  }
+
+  private visibleHits(hits: readonly { id: string; score: number }[]): VisibleHit[] {
+    const visible: VisibleHit[] = [];
+    for (const hit of hits) {
+      const note = this.find(hit.id);
+      if (note) visible.push({ note, score: hit.score });
+    }
+    return visible;
+  }
+
+  /** Whether the person's vault has been read. */
+  get ready(): boolean {
+    return this.own.ready;
+  }
 
   /**
    * Tools call this first. A call that arrives while the vault is still being

@@ -8,7 +8,7 @@ export function buildInstructions(view: VaultView, settings: VaultSettings): str
   const lines: string[] = [
     "dexi-vault: the person's notes, a folder of Markdown files they also edit themselves. Every note has an id; list and search results give ids, get_note gives the full text.",
   ];
-  if (view.own.ready) {
+  if (view.ready) {
     const { folders, unfiled } = view.folderCounts();
     let count = unfiled;
     for (const n of folders.values()) count += n;

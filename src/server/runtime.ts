@@ -243,11 +243,9 @@ export class Runtime {
   /** The tool context for one connection with the given access policy. */
   context(policy: AccessPolicy = createPolicy()): ToolContext {
     return {
-      view: new VaultView(this.own, this.teammates, policy),
+      view: new VaultView(this.own, this.teammates, policy, { fulltext: this.fulltext, semantic: this.semantic }),
       settings: this.options.settings,
       clock: this.options.clock,
-      fulltext: this.fulltext,
-      semantic: this.semantic,
     };
   }
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Vault } from '../vault/vault.js';
 import { toItem } from './items.js';
 import { intParam, noteItem, text } from './schemas.js';
 import { defineTool } from './tool.js';
@@ -24,26 +23,10 @@ export const searchNotesTool = defineTool({
     size: intParam('size', 1, 50, 10, 'Items per page, 1 to 50.'),
   }),
   output: z.object({ items: z.array(searchItem), total: z.number().int(), page: z.number().int() }),
-  async handler(args, { view, fulltext }) {
+  async handler(args, { view }) {
     await view.assertReady('The search index is still being built');
-    // Each vault's index counts its visible matches and keeps the best
-    // `wanted`; the page is cut from those, merged across vaults.
-    const wanted = args.page * args.size;
-    const hits: { vault: Vault; id: string; score: number; terms: string[] }[] = [];
-    let total = 0;
-    for (const vault of view.searchableVaults()) {
-      const index = fulltext.get(vault);
-      if (!index) continue;
-      const page = index.query(args.query, view.visibilityTest(vault), wanted);
-      total += page.total;
-      for (const hit of page.hits) hits.push({ vault, ...hit });
-    }
-    hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const items = [];
-    for (const hit of hits.slice(wanted - args.size, wanted)) {
-      const note = view.visibleIn(hit.vault, hit.id);
-      if (note) items.push({ ...toItem(note), matched_terms: hit.terms });
-    }
+    const { hits, total } = view.searchText(args.query, args.page, args.size);
+    const items = hits.map((hit) => ({ ...toItem(hit.note), matched_terms: hit.terms ?? [] }));
     return { items, total, page: args.page };
   },
 });

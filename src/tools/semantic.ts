@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { similarityFor } from '../index/vectors/calibration.js';
-import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import type { VectorHit } from '../index/vectors/vector-index.js';
-import { DexiError, NoteNotFoundError } from '../vault/errors.js';
+import type { VaultView, VisibleHit } from '../access/view.js';
 import { toItem } from './items.js';
 import { intParam, noteId, noteItem, text } from './schemas.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool } from './tool.js';
 
 const indexing = z
   .object({
@@ -18,16 +16,10 @@ const indexing = z
 
 const semanticResult = z.object({ items: z.array(noteItem), indexing });
 
-function semanticOf(context: ToolContext): SemanticIndexer {
-  if (!context.semantic) throw new DexiError('Semantic search is not enabled on this server; use search_notes.');
-  const error = context.semantic.progress().error;
-  if (error) throw new DexiError(`Semantic search is unavailable (${error}); search_notes still works.`);
-  return context.semantic;
-}
-
-function progressNote(semantic: SemanticIndexer): z.infer<typeof indexing> {
-  const { ready, embedded, total } = semantic.progress();
-  if (ready) return undefined;
+function progressNote(view: VaultView): z.infer<typeof indexing> {
+  const progress = view.embeddingProgress();
+  if (!progress) return undefined;
+  const { embedded, total } = progress;
   return {
     embedded,
     total,
@@ -36,14 +28,10 @@ function progressNote(semantic: SemanticIndexer): z.infer<typeof indexing> {
 }
 
 /** Ranked hits as note items with calibrated similarity, plus progress while embedding. */
-function answer(context: ToolContext, semantic: SemanticIndexer, hits: readonly VectorHit[]): z.infer<typeof semanticResult> {
-  const similarity = similarityFor(semantic.embedderId);
-  const items = [];
-  for (const hit of hits) {
-    const note = context.view.find(hit.id);
-    if (note) items.push(toItem(note, similarity(hit.score)));
-  }
-  const progress = progressNote(semantic);
+function answer(view: VaultView, hits: readonly VisibleHit[]): z.infer<typeof semanticResult> {
+  const similarity = similarityFor(view.embedderId);
+  const items = hits.map((hit) => toItem(hit.note, similarity(hit.score)));
+  const progress = progressNote(view);
   return progress ? { items, indexing: progress } : { items };
 }
 
@@ -65,13 +53,10 @@ export const semanticSearchTool = defineTool({
     size: intParam('size', 1, 50, 10, 'How many results, 1 to 50.'),
   }),
   output: semanticResult,
-  available: (context) => context.semantic !== undefined,
-  async handler(args, context) {
-    const { view } = context;
+  available: ({ view }) => view.semanticEnabled,
+  async handler(args, { view }) {
     await view.assertReady();
-    const semantic = semanticOf(context);
-    const hits = await semantic.search(args.query, args.size, (id) => view.find(id) !== undefined);
-    return answer(context, semantic, hits);
+    return answer(view, await view.searchMeaning(args.query, args.size));
   },
 });
 
@@ -89,19 +74,9 @@ export const findSimilarTool = defineTool({
     size: intParam('size', 1, 50, 10, 'How many results, 1 to 50.'),
   }),
   output: semanticResult,
-  available: (context) => context.semantic !== undefined,
-  async handler(args, context) {
-    const { view } = context;
+  available: ({ view }) => view.semanticEnabled,
+  async handler(args, { view }) {
     await view.assertReady();
-    if (!view.find(args.note_id)) throw new NoteNotFoundError();
-    const semantic = semanticOf(context);
-    if (!semantic.isEmbedded(args.note_id)) {
-      const { embedded, total } = semantic.progress();
-      throw new DexiError(
-        `That note has not been embedded yet (${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} notes done); try again in a minute, or use semantic_search with its title.`,
-      );
-    }
-    const hits = await semantic.similar(args.note_id, args.size, (id) => id !== args.note_id && view.find(id) !== undefined);
-    return answer(context, semantic, hits);
+    return answer(view, await view.similarTo(args.note_id, args.size));
   },
 });

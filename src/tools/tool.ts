@@ -3,19 +3,16 @@ import type { Scope } from '../access/policy.js';
 import type { VaultView } from '../access/view.js';
 import type { Clock } from '../vault/clock.js';
 import type { VaultSettings } from '../vault/settings.js';
-import type { Vault } from '../vault/vault.js';
-import type { FullTextIndex } from '../index/fulltext.js';
-import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 
-/** What every tool is handed: the connection's view of the vault and the shared services. */
+/**
+ * What every tool is handed: the connection's view of the vault, its one
+ * handle on notes and searches (the raw vault and the indexes are not
+ * reachable from a tool), the settings and the clock.
+ */
 export interface ToolContext {
   view: VaultView;
   settings: VaultSettings;
   clock: Clock;
-  /** The full-text index of each vault (own and teammates'). */
-  fulltext: ReadonlyMap<Vault, FullTextIndex>;
-  /** Semantic search, when the server runs with a model. */
-  semantic: SemanticIndexer | undefined;
 }
 
 export interface ToolAnnotations {
