@@ -1,26 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type BigIntStats, type Stats } from 'node:fs';
-import { lstat, mkdir, realpath, stat, unlink } from 'node:fs/promises';
+import { lstat, realpath, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheDir, ensureCacheDir } from '../files/dexi-dir.js';
-import { fileNameForTitle, numberedName } from '../files/filenames.js';
 import { setFrontmatterKeys } from '../files/frontmatter.js';
-import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
+import { inLinkedFolder, resolveInside } from '../files/paths.js';
 import { Catalog } from './catalog.js';
+import { assertFits, createNote, type CreateRequest } from './create.js';
 import type { Clock } from './clock.js';
 import { editedContent } from './edits.js';
-import {
-  ConcurrentEditError,
-  DexiError,
-  NoteCapError,
-  InvalidInputError,
-  NoteNotFoundError,
-  NoteTooLargeError,
-  NothingToUpdateError,
-  ReadOnlyNoteError,
-} from './errors.js';
-import { readGitHistory } from './git-history.js';
+import { ConcurrentEditError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
+import { GitDates } from './git-dates.js';
 import { isIgnoredPath, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
@@ -30,7 +19,6 @@ import { decodeStrict, NoteFiles, QUIET_MS, type VaultTestHooks } from './note-f
 import type { NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
-import { formatIso } from './time.js';
 
 export type { LoadProgress } from './loader.js';
 export type { VaultTestHooks } from './note-files.js';
@@ -93,8 +81,6 @@ const MAX_WRITE_ATTEMPTS = 8;
 const MOVE_GRACE_MS = 400;
 /** How long the first read waits for dates from the git history before it calls the vault ready without them. */
 const GIT_READY_WAIT_MS = 5000;
-/** How often a git work tree is asked whether HEAD moved (a commit, a pull), so that dates follow. */
-const GIT_RECHECK_MS = 30_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -117,9 +103,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   private readonly lock = new KeyedLock();
   private readonly loadProgress: LoadProgress = { phase: 'starting', done: 0, total: 0 };
   private stopped = false;
-  private closing = false;
-  private gitTimer: NodeJS.Timeout | undefined;
-  private gitReading: Promise<void> | undefined;
+  private readonly gitDates: GitDates;
 
   private constructor(
     readonly root: string,
@@ -134,6 +118,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       { note: (record, body, plain) => this.emit('note', record, body, plain), removed: (record) => this.emit('removed', record) },
       (vaultPath) => void this.refresh(vaultPath).catch((error: Error) => options.log(`Reading ${vaultPath} again: ${error.message}`)),
     );
+    this.gitDates = new GitDates(root, this.catalog, { log: options.log, cacheDir: options.gitCacheDir, onDates: () => this.emit('dates') });
   }
 
   /** Check the folder and resolve its real path; reading the notes is `load`. */
@@ -199,9 +184,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    */
   async close(): Promise<void> {
     this.stopped = true;
-    this.closing = true;
-    clearInterval(this.gitTimer);
-    await this.gitReading?.catch(() => undefined);
+    await this.gitDates.close();
     await this.files.close();
   }
 
@@ -238,7 +221,7 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   /** Whether the git history has been read (or there is none to read). */
   get gitSettled(): Promise<void> {
-    return this.gitReading ?? Promise.resolve();
+    return this.gitDates.settled;
   }
 
   private get loaderParts(): LoaderParts {
@@ -261,11 +244,11 @@ export class Vault extends EventEmitter<VaultEvents> {
    * Reading writes nothing into the vault.
    */
   async load(previous: readonly NoteRecord[] = []): Promise<void> {
-    if (this.options.git !== false) this.startGit();
+    if (this.options.git !== false) this.gitDates.start();
     const present = await readEveryNote(this.loaderParts, previous);
     // Dates from git are part of a first answer (a fresh clone's notes were not all made today), so the
     // first read waits for them a little; a history that takes longer fills them in when it is done.
-    if (this.gitReading) await Promise.race([this.gitReading, sleep(GIT_READY_WAIT_MS)]);
+    if (this.gitDates.started) await Promise.race([this.gitDates.settled, sleep(GIT_READY_WAIT_MS)]);
     if (present === undefined || this.stopped) return;
     for (const record of previous) {
       if (!present.has(record.path) && this.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);
@@ -274,41 +257,9 @@ export class Vault extends EventEmitter<VaultEvents> {
     this.emit('ready');
   }
 
-  /** Read the git history in the background, and again whenever HEAD moves. */
-  private startGit(): void {
-    if (this.gitReading) return;
-    void this.refreshGit();
-    this.gitTimer = setInterval(() => void this.refreshGit(), GIT_RECHECK_MS);
-    this.gitTimer.unref();
-  }
-
   /** Ask git whether HEAD moved (a commit, a pull, a checkout) and take the new dates if it did. */
   refreshGit(): Promise<void> {
-    const previous = this.gitReading ?? Promise.resolve();
-    this.gitReading = previous.then(() => this.readGit());
-    return this.gitReading;
-  }
-
-  private async readGit(): Promise<void> {
-    if (this.closing) return;
-    try {
-      // The cache folder ignores itself in git before anything is cached in it.
-      if (this.options.gitCacheDir === undefined) await ensureCacheDir(this.root);
-      const history = await readGitHistory(this.root, {
-        cacheDir: this.options.gitCacheDir ?? cacheDir(this.root),
-        log: this.options.log,
-        knownHead: this.catalog.gitHead,
-      });
-      if (history === 'unchanged') return;
-      if (history === undefined) {
-        // Not a work tree, no git, or a history git cannot read: file times it is, until the next start.
-        if (this.catalog.gitHead === undefined) clearInterval(this.gitTimer);
-        return;
-      }
-      if (this.catalog.setGit(history) > 0) this.emit('dates');
-    } catch (error) {
-      this.options.log(`Could not read the git history for dates: ${(error as Error).message}`);
-    }
+    return this.gitDates.refresh();
   }
 
   /** Bring the model in step with the disk after a period nobody watched. */
@@ -418,11 +369,6 @@ export class Vault extends EventEmitter<VaultEvents> {
     );
   }
 
-  private assertFits(content: string): void {
-    const bytes = Buffer.byteLength(content);
-    if (bytes > MAX_NOTE_BYTES) throw new NoteTooLargeError(bytes, MAX_NOTE_BYTES);
-  }
-
   /**
    * Run an edit of one note under its file's lock: read the file once it is
    * quiet, compute the new content, and replace the file only if nobody
@@ -451,7 +397,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       this.assertFileWritable(current, file.file.stats, 'changed');
       next = change(file.content, current);
       if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
-      this.assertFits(next);
+      assertFits(next);
       const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file.ctimeMs, file.file.bytes);
       // The file was read through `file`; it is replaced only if that is still what the path holds, unchanged.
       const written = await this.files.replace(record.path, file, next);
@@ -530,77 +476,9 @@ export class Vault extends EventEmitter<VaultEvents> {
     return result.record;
   }
   /** Create a note in `folder` (vault-relative, created if needed) or at the root. */
-  async create(request: { title: string; text: string; folder?: string | null; noteCap?: number | null }): Promise<NoteWithBody> {
-    if (this.readOnly) throw new ReadOnlyNoteError("A teammate's shared vault cannot be written.");
-    // Creates are serialised so that two at once cannot both slip under the note cap.
-    return this.lock.run('\0create', async () => {
-      if (request.noteCap !== undefined && request.noteCap !== null && this.catalog.size >= request.noteCap) {
-        throw new NoteCapError(request.noteCap);
-      }
-      const folder = request.folder ?? null;
-      const realDir = folder === null ? this.root : await this.folderForCreate(folder);
-
-      const name = fileNameForTitle(request.title);
-      const now = formatIso(this.options.clock.now());
-      for (let attempt = 1; attempt < 10_000; attempt++) {
-        const base = numberedName(name.base, attempt);
-        const vaultPath = folder === null ? `${base}.md` : `${folder}/${base}.md`;
-        // Case-insensitive file systems (macOS, Windows) would see these as one file.
-        if (this.catalog.pathTakenIgnoringCase(vaultPath)) continue;
-        const frontmatter: Record<string, unknown> = { id: randomUUID() };
-        // The title goes into the frontmatter only where the file name cannot hold it.
-        if (request.title !== '' && base !== request.title) frontmatter.title = request.title;
-        frontmatter.created = now;
-        frontmatter.updated = now;
-        // A fresh block, so that text which itself begins with `---` stays body.
-        const content = setFrontmatterKeys('', frontmatter) + request.text;
-        this.assertFits(content);
-        try {
-          await this.files.createExclusive(path.join(realDir, `${base}.md`), content);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-          throw error;
-        }
-        let record: NoteRecord | undefined = await this.lock.run(vaultPath, () => this.ingester.ingest(vaultPath));
-        if (record === undefined || record.id !== frontmatter.id) {
-          // Another program moved or removed the new file at once (the watcher
-          // will report where it went). It was created: say so, with what was written.
-          const nowMs = this.options.clock.now().getTime();
-          const size = Buffer.byteLength(content);
-          const parsed = parseNoteFile({ path: vaultPath, content, size, mtimeMs: nowMs, ctimeMs: nowMs, ino: 0, birthtimeMs: nowMs });
-          record = { ...parsed.record, id: frontmatter.id as string };
-        }
-        return { record, body: request.text };
-      }
-      throw new DexiError('Could not find a free file name for this title; choose another title.');
-    });
-  }
-
-  /**
-   * The real path of a folder to create a note in, made if missing. Security:
-   * the folder must be a plain path inside the vault with no symbolic link
-   * anywhere along it (links are never followed, so a note written through
-   * one would be invisible at best and outside the vault at worst).
-   */
-  private async folderForCreate(folder: string): Promise<string> {
-    const problem = folderPathProblem(folder);
-    if (problem) throw new InvalidInputError(`Cannot create a note in the folder "${folder}": ${problem}.`);
-    const linked = new InvalidInputError(`Cannot create a note in the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
-    let dirAbs: string;
-    try {
-      dirAbs = await resolveInside(this.root, folder);
-    } catch (error) {
-      if (error instanceof PathOutsideVaultError) throw linked;
-      throw error;
-    }
-    const lexical = this.files.absolute(folder);
-    // Before creating anything: an existing part of the path that is a link is refused.
-    if (!samePath(dirAbs, lexical)) throw linked;
-    await mkdir(dirAbs, { recursive: true });
-    // And after: a link that raced in while the folders were made.
-    const realDir = await realpath(dirAbs);
-    if (!isWithin(this.root, realDir) || (await inLinkedFolder(this.root, path.join(dirAbs, 'x.md')))) throw linked;
-    return dirAbs;
+  create(request: CreateRequest): Promise<NoteWithBody> {
+    if (this.readOnly) return Promise.reject(new ReadOnlyNoteError("A teammate's shared vault cannot be written."));
+    return createNote({ root: this.root, catalog: this.catalog, files: this.files, ingest: this.ingester, lock: this.lock, clock: this.options.clock }, request);
   }
 
   /**

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { fileNameForTitle, numberedName } from '../files/filenames.js';
+import { setFrontmatterKeys } from '../files/frontmatter.js';
+import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
+import type { Catalog } from './catalog.js';
+import type { Clock } from './clock.js';
+import { DexiError, InvalidInputError, NoteCapError, NoteTooLargeError } from './errors.js';
+import { MAX_NOTE_BYTES } from './ignore.js';
+import type { Ingest } from './ingest.js';
+import type { KeyedLock } from './lock.js';
+import type { NoteFiles } from './note-files.js';
+import type { NoteRecord, NoteWithBody } from './note.js';
+import { parseNoteFile } from './parse.js';
+import { formatIso } from './time.js';
+
+export interface CreateRequest {
+  title: string;
+  text: string;
+  /** Vault-relative, made if missing; null or absent: the vault's root. */
+  folder?: string | null;
+  noteCap?: number | null;
+}
+
+/** A write that would make a note larger than a note may be is refused before anything is written (it would be skipped, and vanish). */
+export function assertFits(content: string): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > MAX_NOTE_BYTES) throw new NoteTooLargeError(bytes, MAX_NOTE_BYTES);
+}
+
+/**
+ * `create_note`: a new file `<folder>/<title>.md` with `id`, `created` and
+ * `updated` (and `title` where the file name cannot hold it), never over an
+ * existing file.
+ */
+export function createNote(
+  parts: { root: string; catalog: Catalog; files: NoteFiles; ingest: Ingest; lock: KeyedLock; clock: Clock },
+  request: CreateRequest,
+): Promise<NoteWithBody> {
+  const { catalog, files, ingest, lock, clock } = parts;
+  // Creates are serialised so that two at once cannot both slip under the note cap.
+  return lock.run('\0create', async () => {
+    if (request.noteCap !== undefined && request.noteCap !== null && catalog.size >= request.noteCap) {
+      throw new NoteCapError(request.noteCap);
+    }
+    const folder = request.folder ?? null;
+    const realDir = folder === null ? parts.root : await folderForCreate(parts.root, files, folder);
+
+    const name = fileNameForTitle(request.title);
+    const now = formatIso(clock.now());
+    for (let attempt = 1; attempt < 10_000; attempt++) {
+      const base = numberedName(name.base, attempt);
+      const vaultPath = folder === null ? `${base}.md` : `${folder}/${base}.md`;
+      // Case-insensitive file systems (macOS, Windows) would see these as one file.
+      if (catalog.pathTakenIgnoringCase(vaultPath)) continue;
+      const frontmatter: Record<string, unknown> = { id: randomUUID() };
+      // The title goes into the frontmatter only where the file name cannot hold it.
+      if (request.title !== '' && base !== request.title) frontmatter.title = request.title;
+      frontmatter.created = now;
+      frontmatter.updated = now;
+      // A fresh block, so that text which itself begins with `---` stays body.
+      const content = setFrontmatterKeys('', frontmatter) + request.text;
+      assertFits(content);
+      try {
+        await files.createExclusive(path.join(realDir, `${base}.md`), content);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw error;
+      }
+      let record: NoteRecord | undefined = await lock.run(vaultPath, () => ingest.ingest(vaultPath));
+      if (record === undefined || record.id !== frontmatter.id) {
+        // Another program moved or removed the new file at once (the watcher
+        // will report where it went). It was created: say so, with what was written.
+        const nowMs = clock.now().getTime();
+        const size = Buffer.byteLength(content);
+        const parsed = parseNoteFile({ path: vaultPath, content, size, mtimeMs: nowMs, ctimeMs: nowMs, ino: 0, birthtimeMs: nowMs });
+        record = { ...parsed.record, id: frontmatter.id as string };
+      }
+      return { record, body: request.text };
+    }
+    throw new DexiError('Could not find a free file name for this title; choose another title.');
+  });
+}
+
+/**
+ * The real path of a folder to create a note in, made if missing. Security:
+ * the folder must be a plain path inside the vault with no symbolic link
+ * anywhere along it (links are never followed, so a note written through
+ * one would be invisible at best and outside the vault at worst).
+ */
+async function folderForCreate(root: string, files: NoteFiles, folder: string): Promise<string> {
+  const problem = folderPathProblem(folder);
+  if (problem) throw new InvalidInputError(`Cannot create a note in the folder "${folder}": ${problem}.`);
+  const linked = new InvalidInputError(`Cannot create a note in the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
+  let dirAbs: string;
+  try {
+    dirAbs = await resolveInside(root, folder);
+  } catch (error) {
+    if (error instanceof PathOutsideVaultError) throw linked;
+    throw error;
+  }
+  const lexical = files.absolute(folder);
+  // Before creating anything: an existing part of the path that is a link is refused.
+  if (!samePath(dirAbs, lexical)) throw linked;
+  await mkdir(dirAbs, { recursive: true });
+  // And after: a link that raced in while the folders were made.
+  const realDir = await realpath(dirAbs);
+  if (!isWithin(root, realDir) || (await inLinkedFolder(root, path.join(dirAbs, 'x.md')))) throw linked;
+  return dirAbs;
+}
