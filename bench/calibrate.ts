@@ -1,7 +1,7 @@
 /**
  * `npm run calibrate [-- --model MODEL]`: measure semantic search against
  * full-text search on the labeled set (recall@5, MRR), fit the model's
- * similarity calibration, and write it to src/index/vectors/calibrations.ts.
+ * similarity calibration, and write it to src/index/vectors/calibration-table.ts.
  *
  * The calibration is fitted on half the queries and its effect reported on
  * the other half, so the figures are not measured on what was fitted; the
@@ -11,8 +11,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { applyCalibration, type Calibration } from '../src/index/vectors/calibration.js';
-import { CALIBRATIONS } from '../src/index/vectors/calibrations.js';
+import { applyCalibration } from '../src/index/vectors/calibration.js';
+import { CALIBRATIONS, type Calibration } from '../src/index/vectors/calibration-table.js';
 import type { EmbedderSpec } from '../src/index/vectors/embedder.js';
 import { qualityOf, runLabeledSet, TOP, type Quality, type QueryRun } from './labeled-runs.js';
 import { bestThreshold, fitCalibration, precisionAround, type Scored } from './quality.js';
@@ -68,12 +68,12 @@ async function main(): Promise<void> {
     fittedOn: `npm run calibrate: top ${TOP} results of ${LABELED_QUERIES.length} labeled queries over ${LABELED_NOTES.length} notes`,
   };
   const table = [...CALIBRATIONS.filter((existing) => existing.model !== modelId), entry];
-  const file = path.join(ROOT, 'src', 'index', 'vectors', 'calibrations.ts');
+  const file = path.join(ROOT, 'src', 'index', 'vectors', 'calibration-table.ts');
   const header = (await readFile(file, 'utf8')).split('export const CALIBRATIONS')[0] ?? '';
   // Knots on one line each, so the table reads as a table.
   const json = JSON.stringify(table, null, 2).replace(/\[\s+(-?[\d.]+),\s+(-?[\d.]+)\s+\]/g, '[$1, $2]');
   await writeFile(file, `${header}export const CALIBRATIONS: readonly Calibration[] = ${json};\n`);
-  console.error(`Wrote the calibration of ${modelId} to src/index/vectors/calibrations.ts; run npm run build to use it.`);
+  console.error(`Wrote the calibration of ${modelId} to src/index/vectors/calibration-table.ts; run npm run build to use it.`);
 }
 
 main().catch((error: unknown) => {

@@ -16,7 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { chunkText } from '../src/index/vectors/chunking.js';
 import { embeddingText } from '../src/index/vectors/embedding-text.js';
-import { EmbeddingPool } from '../src/index/vectors/pool.js';
+import { EmbeddingPool } from '../src/index/vectors/embedding-pool.js';
 import { VectorIndex } from '../src/index/vectors/vector-index.js';
 import { splitFrontmatter } from '../src/files/frontmatter.js';
 import { generateQueries, generateVault } from './generate.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEmbedder, type Embedder } from '../../src/index/vectors/embedder.js';
-import { EmbeddingPool } from '../../src/index/vectors/pool.js';
+import { EmbeddingPool } from '../../src/index/vectors/embedding-pool.js';
 
 const texts = [
   'Sourdough needs a lively starter and a long cold proof.',

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EmbeddingPool } from '../../src/index/vectors/pool.js';
+import { EmbeddingPool } from '../../src/index/vectors/embedding-pool.js';
 import { SemanticIndexer, type SemanticProgress } from '../../src/index/vectors/semantic-indexer.js';
 import { withTempDir } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { env } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../../src/index/vectors/embedder.js';
 import { dot } from '../../src/index/vectors/embedding.js';
-import { EmbeddingPool } from '../../src/index/vectors/pool.js';
+import { EmbeddingPool } from '../../src/index/vectors/embedding-pool.js';
 import { TransformersEmbedder } from '../../src/index/vectors/transformers.js';
 import { TINY_DIMENSIONS, writeTinyModel } from './tiny-model.js';
 import { withTempDir } from './helpers.js';

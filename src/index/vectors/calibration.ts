@@ -1,21 +1,10 @@
-import { CALIBRATIONS } from './calibrations.js';
+import { CALIBRATIONS } from './calibration-table.js';
 
-/**
- * A model's raw cosine scores do not mean the same thing from one model to
- * another (sentence encoders rarely score unrelated text near 0). The
- * `similarity` an assistant reads is the cosine passed through a monotonic,
- * piecewise-linear map fitted per model on a labeled set (`npm run
- * calibrate`), so that 0.6 and above is usually relevant and below usually
- * not, whatever the model.
+/*
+ * From a raw cosine to the `similarity` an assistant reads: the model's
+ * fitted map from the table in calibration-table.ts (which says why there
+ * is one), applied here.
  */
-export interface Calibration {
-  /** The embedder's identity, as stored with the vectors. */
-  model: string;
-  /** [raw cosine, similarity] knots, increasing in both. */
-  points: readonly (readonly [number, number])[];
-  /** Where the knots came from, for people reading the table. */
-  fittedOn: string;
-}
 
 /** Apply a piecewise-linear map; clamps to [0, 1] and to the end knots. Pure. */
 export function applyCalibration(points: readonly (readonly [number, number])[], raw: number): number {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CHUNKER_VERSION, chunkText, type ChunkOptions } from './chunking.js';
 import type { EmbedderSpec } from './embedder.js';
-import { EmbeddingPool } from './pool.js';
+import { EmbeddingPool } from './embedding-pool.js';
 import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions } from './vector-index.js';
 
 export interface SemanticIndexerOptions {

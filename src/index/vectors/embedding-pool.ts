@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { createEmbedder, type Embedder, type EmbedderSpec } from './embedder.js';
 import type { FromWorker, ToWorker } from './embed-worker.js';
-import { launchEmbedWorker } from './worker-launch.js';
+import { launchEmbedWorker } from './embed-worker-launch.js';
 
 export interface EmbeddingPoolOptions {
   spec: EmbedderSpec;
