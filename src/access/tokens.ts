@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { tokensFile } from '../files/dexi-dir.js';
 import { replaceFileAtomic } from '../files/atomic.js';
 import { formatIso } from '../vault/time.js';
 import { createPolicy, normaliseBoundaryFolder, normaliseBoundaryTag, PolicyError, SCOPES, type AccessPolicy, type Scope } from './policy.js';
@@ -37,7 +38,7 @@ const TOKEN_FILE_VERSION = 1;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function tokensPath(vaultDir: string): string {
-  return path.join(vaultDir, '.dexi', 'tokens.json');
+  return tokensFile(vaultDir);
 }
 
 /** 32 random bytes: guessing one is hopeless, so a fast unsalted hash is enough to store it. */

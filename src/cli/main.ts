@@ -2,6 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { modelsDir } from '../files/dexi-dir.js';
 import { createPolicy } from '../access/policy.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { createToken, listTokens, revokeToken, TokenError, TokenStore, tokensPath, type TokenInfo } from '../access/tokens.js';
@@ -33,7 +34,7 @@ function embedderSpec(model: string, vault: string): EmbedderSpec | undefined {
   if (model === 'use-lite') return { kind: 'use-lite' };
   // A folder on disk is loaded from there with remote loading off; anything else is a hub id.
   const local = existsSync(model) && statSync(model).isDirectory();
-  return { kind: 'transformers', model: local ? path.resolve(model) : model, cacheDir: path.join(path.resolve(vault), '.dexi', 'cache', 'models') };
+  return { kind: 'transformers', model: local ? path.resolve(model) : model, cacheDir: modelsDir(path.resolve(vault)) };
 }
 
 async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Promise<Runtime> {

@@ -7,8 +7,27 @@ import path from 'node:path';
  * `.dexi/cache/`, whose `.gitignore` of `*` keeps a git-synced vault's
  * `git status` clean (the `.gitignore` ignores itself too).
  */
+export function dexiDir(vaultRoot: string): string {
+  return path.join(vaultRoot, '.dexi');
+}
+
+/** The vault's settings (review decks, note cap), kept by the person: `.dexi/settings.json`. */
+export function settingsFile(vaultRoot: string): string {
+  return path.join(dexiDir(vaultRoot), 'settings.json');
+}
+
+/** The HTTP tokens, hashed: `.dexi/tokens.json`. */
+export function tokensFile(vaultRoot: string): string {
+  return path.join(dexiDir(vaultRoot), 'tokens.json');
+}
+
 export function cacheDir(vaultRoot: string): string {
-  return path.join(vaultRoot, '.dexi', 'cache');
+  return path.join(dexiDir(vaultRoot), 'cache');
+}
+
+/** Where transformers.js keeps models it downloads from the hub. */
+export function modelsDir(vaultRoot: string): string {
+  return path.join(cacheDir(vaultRoot), 'models');
 }
 
 /** Where a note's replacement is written before it is renamed over the note. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { settingsFile } from '../files/dexi-dir.js';
 import { normaliseTag } from './tags.js';
 
 export interface VaultSettings {
@@ -15,7 +15,7 @@ export class SettingsError extends Error {}
 
 /** Read `<vault>/.dexi/settings.json`; a missing file means the defaults. */
 export async function readSettings(root: string): Promise<VaultSettings> {
-  const file = path.join(root, '.dexi', 'settings.json');
+  const file = settingsFile(root);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -28,17 +28,17 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({
 export const CHUNKER_VERSION = 'words-200-40-24-48/1';
 
 export function chunkText(text: string, options: Partial<ChunkOptions> = {}): string[] {
-  const o = { ...DEFAULT_CHUNK_OPTIONS, ...options };
-  if (!(o.words >= 1) || !(o.overlap >= 0) || o.overlap >= o.words || !(o.maxWordChars >= 1) || !(o.maxChunks >= 1)) {
+  const chunking = { ...DEFAULT_CHUNK_OPTIONS, ...options };
+  if (!(chunking.words >= 1) || !(chunking.overlap >= 0) || chunking.overlap >= chunking.words || !(chunking.maxWordChars >= 1) || !(chunking.maxChunks >= 1)) {
     throw new RangeError('chunk options need words >= 1, 0 <= overlap < words, maxWordChars >= 1, maxChunks >= 1');
   }
-  const words = splitWords(text, o.maxWordChars);
+  const words = splitWords(text, chunking.maxWordChars);
   if (words.length === 0) return [];
-  const step = o.words - o.overlap;
+  const step = chunking.words - chunking.overlap;
   const chunks: string[] = [];
-  for (let start = 0; chunks.length < o.maxChunks; start += step) {
-    chunks.push(words.slice(start, start + o.words).join(' '));
-    if (start + o.words >= words.length) break;
+  for (let start = 0; chunks.length < chunking.maxChunks; start += step) {
+    chunks.push(words.slice(start, start + chunking.words).join(' '));
+    if (start + chunking.words >= words.length) break;
   }
   return chunks;
 }

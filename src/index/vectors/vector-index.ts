@@ -65,7 +65,7 @@ interface Resolved {
 export class VectorIndex {
   readonly embedderId: string;
   readonly dimensions: number;
-  private readonly o: Resolved;
+  private readonly tuning: Resolved;
   private readonly store = new ChunkStore();
   private graph: HnswGraph | undefined;
   private graphWaiters: (() => void)[] = [];
@@ -76,7 +76,7 @@ export class VectorIndex {
 
   constructor(options: VectorIndexOptions) {
     if (!Number.isInteger(options.dimensions) || options.dimensions < 1) throw new RangeError('dimensions must be a positive integer');
-    this.o = {
+    this.tuning = {
       exactThreshold: 2_000,
       selectiveFraction: 0.1,
       m: 32,
@@ -101,7 +101,7 @@ export class VectorIndex {
 
   /** True once the HNSW graph is complete and answers searches. */
   get usingGraph(): boolean {
-    return this.graph?.ready === true && this.store.chunkCount >= this.o.exactThreshold;
+    return this.graph?.ready === true && this.store.chunkCount >= this.tuning.exactThreshold;
   }
 
   /** Whether changes were made since the last save or load. */
@@ -209,7 +209,7 @@ export class VectorIndex {
 
     let reason: string | undefined;
     if (snapshot.graph) {
-      const graph = await readSnapshotGraph(dir, snapshot.graph, dimensions, index.store.vectors, index.o.efSearch);
+      const graph = await readSnapshotGraph(dir, snapshot.graph, dimensions, index.store.vectors, index.tuning.efSearch);
       if (typeof graph === 'string') reason = `${graph}; rebuilding the search graph`;
       else index.graph = graph;
     }
@@ -221,7 +221,7 @@ export class VectorIndex {
   private search(queries: Float32Array[], k: number, filter: NoteFilter | undefined): VectorHit[] {
     if (!Number.isInteger(k) || k < 1) throw new RangeError('k must be a positive integer');
     const graph = this.graph;
-    if (!graph?.ready || this.store.chunkCount < this.o.exactThreshold) return exactSearch(this.store, queries, k, filter);
+    if (!graph?.ready || this.store.chunkCount < this.tuning.exactThreshold) return exactSearch(this.store, queries, k, filter);
 
     let allowed: Set<string> | undefined;
     let allowedChunks = this.store.chunkCount;
@@ -238,7 +238,7 @@ export class VectorIndex {
       allowedNotes = allowed.size;
       // A filter that lets every note through needs no per-label callback.
       if (allowedNotes === this.store.vectorNotes) allowed = undefined;
-      const selective = allowedChunks < this.o.exactThreshold || allowedChunks <= this.store.chunkCount * this.o.selectiveFraction;
+      const selective = allowedChunks < this.tuning.exactThreshold || allowedChunks <= this.store.chunkCount * this.tuning.selectiveFraction;
       if (selective) return exactSearch(this.store, queries, k, filter);
     }
     const wantNotes = Math.min(k, allowedNotes);
@@ -262,7 +262,7 @@ export class VectorIndex {
       const point = Array.from(query);
       let want = Math.min(candidates, Math.ceil((k * chunksPerNote * 2 + 10) / (inGraph ? 1 : share)));
       for (;;) {
-        const found = graph.search(point, want, Math.max(this.o.efSearch, want), labelFilter, this.store.owners);
+        const found = graph.search(point, want, Math.max(this.tuning.efSearch, want), labelFilter, this.store.owners);
         if (allowed && !inGraph) for (const id of [...found.keys()]) if (!allowed.has(id)) found.delete(id);
         if (found.size >= wantNotes) {
           for (const [id, score] of found) if (score > (best.get(id) ?? -Infinity)) best.set(id, score);
@@ -285,14 +285,14 @@ export class VectorIndex {
   }
 
   private maybeBuildGraph(): void {
-    if (this.graph || this.disposed || this.store.chunkCount < this.o.exactThreshold) return;
-    const graph = new HnswGraph(this.dimensions, Math.ceil(this.store.chunkCount * 1.5), this.o.m, this.o.efConstruction);
+    if (this.graph || this.disposed || this.store.chunkCount < this.tuning.exactThreshold) return;
+    const graph = new HnswGraph(this.dimensions, Math.ceil(this.store.chunkCount * 1.5), this.tuning.m, this.tuning.efConstruction);
     this.graph = graph;
     const queue = [...this.store.vectors.keys()];
     let next = 0;
     const step = (): void => {
       if (this.graph !== graph) return;
-      const until = performance.now() + this.o.buildSliceMs;
+      const until = performance.now() + this.tuning.buildSliceMs;
       while (next < queue.length && performance.now() < until) {
         const label = queue[next++] as number;
         const vector = this.store.vectors.get(label);
