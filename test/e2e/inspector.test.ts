@@ -89,7 +89,7 @@ describe('mcp-inspector --cli against the built server', () => {
       expect(output.code, describeRun(output)).toBe(0);
       const { tools } = resultOf<{ tools: { name: string; outputSchema?: { type?: string } }[] }>(output);
       const names = tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(TOOL_NAMES));
+      expect([...names].sort()).toEqual([...TOOL_NAMES].sort());
       expect(new Set(names).size).toBe(names.length);
       for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
       // The server's log reaches the inspector's stderr, never its JSON on stdout.

@@ -8,9 +8,11 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
 export const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
-/** The tools every connection with both scopes lists (the contract's, as implemented so far). */
+/** Every tool of the contract: what a connection with both scopes lists when the server runs with a model (the default). */
 export const TOOL_NAMES = [
   'search_notes',
+  'semantic_search',
+  'find_similar',
   'list_notes',
   'get_note',
   'list_tags',

@@ -161,7 +161,7 @@ describe('dexi-vault serve over stdio (built CLI)', () => {
 
     const { tools } = await served.client.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(TOOL_NAMES));
+    expect([...names].sort()).toEqual([...TOOL_NAMES].sort());
     expect(new Set(names).size).toBe(names.length);
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe('object');
