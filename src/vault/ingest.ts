@@ -77,7 +77,10 @@ export class Ingest {
     let plain: string | undefined;
     let parsed: ParsedNote;
     if (this.parsePool) ({ parsed, plain } = await this.parsePool.parse(facts));
-    else parsed = parseNoteFile(facts);
+    else {
+      parsed = parseNoteFile(facts);
+      plain = parsed.searchText;
+    }
     if (!file.valid) {
       parsed.record.broken = true;
       // Not UTF-8: the text is a lossy decoding, so the hash must be of the bytes themselves.

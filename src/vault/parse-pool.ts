@@ -1,19 +1,18 @@
 import type { Worker } from 'node:worker_threads';
-import { toSearchText } from './markdown.js';
 import { parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
 import type { ParseRequest, ParseResponse } from './parse-worker.js';
 import { launchWorker } from './worker-launch.js';
 
 export interface ParsedWithText {
   parsed: ParsedNote;
-  /** The body as plain text, what the full-text index takes. */
+  /** The body's search text, what the full-text index takes (`parsed.searchText`). */
   plain: string;
 }
 
 /**
  * Parses notes on one worker thread during the first read of a large vault.
  * On two cores, reading and indexing keep the main thread busy; parsing
- * (YAML and the Markdown scan for tags, snippet and plain text) was about a
+ * (YAML and the Markdown scan for tags, snippet and search text) was about a
  * fifth of its work in a profile of the cold start, and runs beside it here. If the worker cannot start or dies, notes are parsed on the
  * calling thread instead: the pool only ever makes the read faster.
  */
@@ -58,7 +57,7 @@ export class ParsePool {
     this.pending.delete(response.job);
     // A note the worker could not parse is parsed here, where an error reaches the caller as usual.
     if ('error' in response) settleHere(waiting);
-    else waiting.resolve({ parsed: response.parsed, plain: response.plain });
+    else waiting.resolve({ parsed: response.parsed, plain: response.parsed.searchText });
   }
 
   /** The worker failed: what it held, and everything after, is parsed on this thread. Not called after `close`. */
@@ -89,7 +88,7 @@ interface Waiting {
 function settleHere({ facts, resolve, reject }: Waiting): void {
   try {
     const parsed = parseNoteFile(facts);
-    resolve({ parsed, plain: toSearchText(parsed.body) });
+    resolve({ parsed, plain: parsed.searchText });
   } catch (error) {
     reject(error instanceof Error ? error : new Error(String(error)));
   }

@@ -1,7 +1,7 @@
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../files/frontmatter.js';
 import { CREATED_KEYS, fileNameDate, noteDates, statedDate, UPDATED_KEYS } from './dates.js';
 import { gitBlobId } from './git-history.js';
-import { extractTags, makeSnippet } from './markdown.js';
+import { analyzeMarkdown } from './markdown.js';
 import { SOURCES, type NoteRecord, type Source } from './note.js';
 import { frontmatterTags, mergeTags } from './tags.js';
 
@@ -22,6 +22,8 @@ export interface ParsedNote {
   id: string | undefined;
   data: FrontmatterData;
   body: string;
+  /** The body's search text (toSearchText), what the full-text index takes: read with the tags and snippet, in the same pass. */
+  searchText: string;
 }
 
 /**
@@ -103,6 +105,7 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   const statedCreatedMs = statedDate(data, CREATED_KEYS) ?? fileNameDate(facts.path);
   const statedUpdatedMs = statedDate(data, UPDATED_KEYS);
   const { createdMs, updatedMs } = noteDates({ statedCreatedMs, statedUpdatedMs, birthtimeMs: facts.birthtimeMs, mtimeMs: facts.mtimeMs });
+  const markdown = analyzeMarkdown(body);
 
   const record: Omit<NoteRecord, 'id'> = {
     path: facts.path,
@@ -111,8 +114,8 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
     ...sourceOf(data),
     createdMs,
     updatedMs,
-    tags: mergeTags(frontmatterTags(data.tags), extractTags(body)),
-    snippet: makeSnippet(body),
+    tags: mergeTags(frontmatterTags(data.tags), markdown.tags),
+    snippet: markdown.snippet,
     shared: data.shared === true,
     broken,
     size: facts.size,
@@ -130,5 +133,5 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   if (attachment !== undefined) record.attachment = attachment;
   const review = scalarEntries(data.review);
   if (review !== undefined) record.review = review;
-  return { record, id, data, body };
+  return { record, id, data, body, searchText: markdown.searchText };
 }

@@ -422,7 +422,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     });
     const updated: NoteRecord = { ...parsed.record, id };
     this.catalog.place(updated);
-    this.emit('note', updated, parsed.body);
+    this.emit('note', updated, parsed.body, parsed.searchText);
     return { record: this.catalog.get(id) ?? updated, body: parsed.body };
   }
 
