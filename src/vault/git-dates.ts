@@ -14,6 +14,7 @@ export class GitDates {
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> | undefined;
   private closing = false;
+  private cacheReady = false;
 
   constructor(
     private readonly root: string,
@@ -60,7 +61,10 @@ export class GitDates {
     if (this.closing) return;
     try {
       // The cache folder ignores itself in git before anything is cached in it.
-      if (this.options.cacheDir === undefined) await ensureCacheDir(this.root);
+      if (this.options.cacheDir === undefined && !this.cacheReady) {
+        await ensureCacheDir(this.root);
+        this.cacheReady = true;
+      }
       const history = await readGitHistory(this.root, {
         cacheDir: this.options.cacheDir ?? cacheDir(this.root),
         log: this.options.log,

@@ -3,7 +3,7 @@ import type { Catalog } from './catalog.js';
 import { challengerKeepsId } from './identity.js';
 import type { NoteFiles, NoteFile } from './note-files.js';
 import type { NoteRecord } from './note.js';
-import { folderOf, hashContent, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
+import { folderOf, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
 import type { ParsePool } from './parse-pool.js';
 
 export interface IngestEvents {
@@ -62,7 +62,7 @@ export class Ingest {
   }
 
   private async ingestFile(vaultPath: string, file: NoteFile, atPath: NoteRecord | undefined, cached: NoteRecord | undefined): Promise<NoteRecord> {
-    const hash = hashContent(file.file.bytes);
+    const { hash } = file;
     const known = atPath ?? cached;
     const fileStats = { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino, birthtimeMs: file.birthtimeMs };
     // Same content as last seen, and the id still free for it: only the file's stats moved.

@@ -36,6 +36,8 @@ export interface NoteFile {
   content: string;
   /** False when the bytes are not UTF-8 (`content` is then a lossy decoding). */
   valid: boolean;
+  /** hashContent of the bytes, made once: every check on this read compares it. */
+  hash: string;
   size: number;
   mtimeMs: number;
   ctimeMs: number;
@@ -168,6 +170,7 @@ export class NoteFiles {
         file,
         content,
         valid,
+        hash: hashContent(file.bytes),
         size: file.bytes.length,
         mtimeMs: info.mtimeMs,
         ctimeMs: info.ctimeMs,
@@ -193,7 +196,7 @@ export class NoteFiles {
       if (!file) return undefined;
       const quietFor = Date.now() - file.ctimeMs;
       // A change time far in the future is a clock problem, not a writer.
-      const quiet = quietFor >= QUIET_MS || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.file.bytes);
+      const quiet = quietFor >= QUIET_MS || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.hash);
       if (quiet) return file;
       await file.file.handle.close();
       if (Date.now() >= deadline) throw new NoteBusyError();
@@ -201,14 +204,14 @@ export class NoteFiles {
     }
   }
 
-  /** Whether a file with this change time, holding these bytes, may have been written by another program moments ago. */
-  recentlyWrittenByOthers(vaultPath: string, ctimeMs: number, bytes: Buffer): boolean {
-    return !this.isOwnWrite(vaultPath, bytes) && Date.now() - ctimeMs < RECENT_WRITE_MS;
+  /** Whether this read of a file may have been written by another program moments ago. */
+  recentlyWrittenByOthers(vaultPath: string, file: NoteFile): boolean {
+    return !this.isOwnWrite(vaultPath, file.hash) && Date.now() - file.ctimeMs < RECENT_WRITE_MS;
   }
 
-  /** The file holds exactly what this server last wrote there: nobody else is writing it. */
-  isOwnWrite(vaultPath: string, bytes: Buffer): boolean {
-    return this.ownWrites.get(vaultPath) === hashContent(bytes);
+  /** The file holds exactly what this server last wrote there (content `hash`): nobody else is writing it. */
+  isOwnWrite(vaultPath: string, hash: string): boolean {
+    return this.ownWrites.get(vaultPath) === hash;
   }
 
   private inLinkedFolder(absolute: string, fresh = false): Promise<boolean> {
@@ -235,12 +238,11 @@ export class NoteFiles {
    * lost. Should the note have changed yet again meanwhile, the other
    * version is saved beside it as a conflict copy.
    */
-  async replace(vaultPath: string, base: NoteFile | OpenedFile, next: string | Buffer): Promise<Stats | 'changed'> {
-    const opened = 'file' in base ? base.file : base;
+  async replace(vaultPath: string, base: NoteFile, next: string | Buffer): Promise<Stats | 'changed'> {
     // Security: the temporary file and the rename go where the folder really is; never through a link.
     if (vaultPath.includes('/') && (await this.inLinkedFolder(this.absolute(vaultPath), true))) return 'changed';
-    const options = await this.guardedOptions(vaultPath, opened);
-    const result = await replaceGuarded(this.absolute(vaultPath), next, opened, options).catch((error: unknown) => {
+    const options = await this.guardedOptions(vaultPath, base);
+    const result = await replaceGuarded(this.absolute(vaultPath), next, base.file, options).catch((error: unknown) => {
       throw writeError(vaultPath, error);
     });
     if (result.outcome === 'changed') this.stats.writesRedone++;
@@ -255,12 +257,12 @@ export class NoteFiles {
     return (await this.putBack(vaultPath, ours, result.written, result.bytes)) === 'changed' ? 'changed' : result.stats;
   }
 
-  private async guardedOptions(vaultPath: string, file: OpenedFile): Promise<GuardedOptions> {
+  private async guardedOptions(vaultPath: string, base: NoteFile): Promise<GuardedOptions> {
     // The note's permissions stay as they were: a private note stays private.
     const options: GuardedOptions = {
       maxBytes: MAX_NOTE_BYTES,
-      mode: Number(file.stats.mode & 0o777n),
-      mayBeBusy: this.ownWrites.get(vaultPath) !== hashContent(file.bytes),
+      mode: Number(base.file.stats.mode & 0o777n),
+      mayBeBusy: !this.isOwnWrite(vaultPath, base.hash),
       tempDir: await ensureTempDir(this.root),
     };
     const hook = this.options.hooks?.duringWrite;
@@ -288,7 +290,7 @@ export class NoteFiles {
           await this.saveConflictCopy(vaultPath, theirs);
           return current && isSameFile(current.file.stats, written) ? 'replaced' : 'changed';
         }
-        const result = await replaceGuarded(this.absolute(vaultPath), theirs, current.file, await this.guardedOptions(vaultPath, current.file));
+        const result = await replaceGuarded(this.absolute(vaultPath), theirs, current.file, await this.guardedOptions(vaultPath, current));
         if (result.outcome === 'changed') continue;
         // A write into `ours` as it was replaced in turn: that version goes beside the note.
         if (result.outcome === 'displaced') await this.saveConflictCopy(vaultPath, result.bytes);

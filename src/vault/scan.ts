@@ -1,5 +1,6 @@
 import { lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
+import { TEMP_PREFIX } from '../files/atomic.js';
 import { isIgnoredName, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
 
 export interface FileStat {
@@ -15,12 +16,9 @@ export interface ScanResult {
   files: FileStat[];
   /** Every folder below the root, empty ones too, vault-relative. */
   folders: string[];
-  /** Temporary files an older version of the server left beside notes (`.dexi-tmp-…`), vault-relative. */
+  /** Temporary files versions before 0.2 left beside the notes they replaced (`.dexi-tmp-…`), vault-relative. */
   leftovers: string[];
 }
-
-/** The prefix of the temporary files that versions before 0.2 wrote beside the note they replaced. */
-export const OLD_TEMP_PREFIX = '.dexi-tmp-';
 
 /**
  * List the notes and folders of a vault. Symbolic links are neither followed
@@ -47,7 +45,7 @@ export async function scanVault(
     }
     const stats: Promise<void>[] = [];
     for await (const entry of dir) {
-      if (entry.name.startsWith(OLD_TEMP_PREFIX) && entry.isFile()) leftovers.push(relDir === '' ? entry.name : `${relDir}/${entry.name}`);
+      if (entry.name.startsWith(TEMP_PREFIX) && entry.isFile()) leftovers.push(relDir === '' ? entry.name : `${relDir}/${entry.name}`);
       if (isIgnoredName(entry.name) || entry.isSymbolicLink()) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {

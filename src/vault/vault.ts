@@ -17,7 +17,7 @@ import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
 import { decodeStrict, NoteFiles, QUIET_MS, type VaultTestHooks } from './note-files.js';
 import type { NoteRecord, NoteWithBody } from './note.js';
-import { hashContent, parseNoteFile } from './parse.js';
+import { parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
 
 export type { LoadProgress } from './loader.js';
@@ -344,7 +344,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       const file = await this.files.open(record.path);
       await file?.file.handle.close();
       if (!file) return 'missing';
-      return hashContent(file.file.bytes) === record.hash ? { record, body: bodyOf(file.content, record) } : 'retry';
+      return file.hash === record.hash ? { record, body: bodyOf(file.content, record) } : 'retry';
     });
   }
 
@@ -390,7 +390,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     let info: Stats;
     try {
       if (this.catalog.get(id)?.path !== record.path) return 'retry';
-      const current = hashContent(file.file.bytes) === record.hash ? record : await this.ingester.ingest(record.path);
+      const current = file.hash === record.hash ? record : await this.ingester.ingest(record.path);
       if (!current || current.id !== id) return 'retry';
       this.assertWritable(current);
       admit?.(current);
@@ -398,7 +398,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       next = change(file.content, current);
       if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
       assertFits(next);
-      const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file.ctimeMs, file.file.bytes);
+      const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file);
       // The file was read through `file`; it is replaced only if that is still what the path holds, unchanged.
       const written = await this.files.replace(record.path, file, next);
       if (written === 'changed') return 'retry';
@@ -518,7 +518,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     // Deleting a file another program is writing would drop what it writes next.
     if (Date.now() - info.ctimeMs < QUIET_MS) {
       const quiet = await this.files.openQuiet(current.path);
-      const busy = quiet !== undefined && !this.files.isOwnWrite(current.path, quiet.file.bytes) && hashContent(quiet.file.bytes) !== current.hash;
+      const busy = quiet !== undefined && !this.files.isOwnWrite(current.path, quiet.hash) && quiet.hash !== current.hash;
       await quiet?.file.handle.close();
       if (quiet === undefined) return 'missing';
       if (busy) return 'retry';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
 import { copySampleVault, removeDir, tempDir } from '../helpers.js';
-import { gitStatus, initRepo } from '../ownership/git.js';
+import { gitStatus, initRepo } from '../support/git.js';
 import { countNotes, runCli, STACK_FRAME } from './process.js';
 
 /** The built CLI's failure modes and the index command, as a shell sees them. */

@@ -6,7 +6,7 @@ import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.
 import { cacheFile } from '../../src/index/cache.js';
 import { CLI } from '../e2e/process.js';
 import { removeDir, writeVault } from '../helpers.js';
-import { gitStatus, initRepo } from '../ownership/git.js';
+import { gitStatus, initRepo } from '../support/git.js';
 import { allFiles, createRandom, noteFiles } from './harness.js';
 import { startRaw, type RawServer } from './rpc.js';
 

@@ -6,7 +6,7 @@ import { pathId } from '../../src/vault/identity.js';
 import { Vault } from '../../src/vault/vault.js';
 import { TestClock, waitFor, type Harness, type HarnessOptions } from '../helpers.js';
 import { sessions } from './sessions.js';
-import { git, gitStatus, initRepo } from './git.js';
+import { git, gitStatus, initRepo } from '../support/git.js';
 
 /**
  * The vault belongs to the person: reading, indexing, watching and starting

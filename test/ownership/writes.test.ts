@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestClock, writeVault, type Harness } from '../helpers.js';
 import { sessions } from './sessions.js';
-import { gitStatus, initRepo } from './git.js';
+import { gitStatus, initRepo } from '../support/git.js';
 
 /**
  * A write changes only what the tool call asked, keeps every other byte
