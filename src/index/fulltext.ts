@@ -1,7 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { NoteRecord } from '../vault/note.js';
-import { internals, type FieldPostings } from './minisearch-internals.js';
-import { documentTable, rankedQuery, type DocumentTable, type RankedPage, type RankingOptions } from './ranked-query.js';
+import { RankedMiniSearch, type EngineDocument, type FieldPostings, type RankedPage } from './ranked-search.js';
 
 export interface IndexedNote {
   id: string;
@@ -49,7 +48,7 @@ const BOOST = { title: 3, body: 1, tags: 2 };
 const prefix = (term: string): boolean => term.length >= 4;
 const fuzzy = (term: string): number | false => (term.length >= 6 ? 0.15 : false);
 
-/** How MiniSearch indexes, and how `MiniSearch#search` would rank: a test checks `RANKING` against it. */
+/** How the index is made and ranked; a test checks `FullTextIndex#query` against `MiniSearch#search` with these. */
 export const OPTIONS = {
   idField: 'id',
   fields: ['title', 'body', 'tags'],
@@ -65,20 +64,9 @@ export const OPTIONS = {
   },
 };
 
-/** The same ranking for `rankedQuery`, with MiniSearch's default weights and BM25 parameters. */
-const RANKING: RankingOptions = {
-  fields: OPTIONS.fields.map((name) => ({ name, boost: BOOST[name as keyof typeof BOOST] })),
-  prefix,
-  fuzzy,
-  maxFuzzy: 6,
-  prefixWeight: 0.375,
-  fuzzyWeight: 0.45,
-  bm25: { k: 1.2, b: 0.7, d: 0.5 },
-};
-
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 
-export type { RankedHit as FullTextHit, RankedPage as FullTextPage } from './ranked-query.js';
+export type { RankedHit as FullTextHit, RankedPage as FullTextPage } from './ranked-search.js';
 
 /** Everything a snapshot of the index holds besides the postings. */
 export interface FullTextMeta {
@@ -116,13 +104,10 @@ const FIELD_COUNT = OPTIONS.fields.length;
  * incrementally and saved as a snapshot with the note cache.
  */
 export class FullTextIndex {
-  /** Built on the first query after a change, dropped at the next change. */
-  private table: DocumentTable | undefined;
-
-  private constructor(private readonly search: MiniSearch<IndexedNote>) {}
+  private constructor(private readonly search: RankedMiniSearch<IndexedNote>) {}
 
   static empty(): FullTextIndex {
-    return new FullTextIndex(new MiniSearch<IndexedNote>(OPTIONS));
+    return new FullTextIndex(new RankedMiniSearch<IndexedNote>(OPTIONS));
   }
 
   /**
@@ -130,52 +115,24 @@ export class FullTextIndex {
    * inconsistent: a damaged snapshot must be rebuilt, never trusted.
    */
   static fromSnapshot(meta: FullTextMeta, postings: Int32Array): FullTextIndex {
-    const { documentCount, nextId, dirtCount, fieldIds, averageFieldLength, shortIds, ids, fieldLengths, terms } = meta;
-    const sameFields = OPTIONS.fields.every((field, i) => fieldIds[field] === i) && Object.keys(fieldIds).length === FIELD_COUNT;
-    if (
-      !sameFields ||
-      ids.length !== documentCount ||
-      shortIds.length !== documentCount ||
-      fieldLengths.length !== documentCount * FIELD_COUNT ||
-      averageFieldLength.length !== FIELD_COUNT
-    ) {
+    const { shortIds, ids, fieldLengths, terms, documentCount } = meta;
+    if (ids.length !== documentCount || shortIds.length !== documentCount || fieldLengths.length !== documentCount * FIELD_COUNT) {
       throw new Error('The index snapshot does not fit together');
     }
-    const engine = MiniSearch.loadJS<IndexedNote>(
-      { documentCount, nextId, dirtCount, fieldIds, averageFieldLength, documentIds: {}, fieldLength: {}, storedFields: {}, index: [], serializationVersion: 2 },
-      OPTIONS,
-    );
-    const mini = internals(engine);
-    for (const [i, shortId] of shortIds.entries()) {
-      const id = ids[i] as string;
-      if (!Number.isInteger(shortId) || shortId < 0 || shortId >= nextId || typeof id !== 'string') throw new Error('The index snapshot has a bad note id');
-      mini._documentIds.set(shortId, id);
-      mini._idToShortId.set(id, shortId);
-      mini._fieldLength.set(shortId, fieldLengths.slice(i * FIELD_COUNT, (i + 1) * FIELD_COUNT));
-    }
-    let at = 0;
-    const take = (): number => {
-      if (at >= postings.length) throw new Error('The index snapshot is cut short');
-      return postings[at++] as number;
-    };
-    for (const term of terms) {
-      const data: FieldPostings = new Map();
-      for (let fields = take(); fields > 0; fields--) {
-        const fieldId = take();
-        const count = take();
-        if (fieldId < 0 || fieldId >= FIELD_COUNT || count < 0) throw new Error('The index snapshot has a bad field');
-        const frequencies = new Map<number, number>();
-        for (let n = 0; n < count; n++) {
-          const doc = take();
-          const frequency = take();
-          if (doc < 0 || doc >= nextId || frequency <= 0) throw new Error('The index snapshot has a bad posting');
-          frequencies.set(doc, frequency);
-        }
-        data.set(fieldId, frequencies);
-      }
-      mini._index.set(term, data);
-    }
-    if (at !== postings.length) throw new Error('The index snapshot is longer than its terms');
+    const documents: EngineDocument[] = shortIds.map((shortId, i) => ({
+      shortId,
+      id: ids[i] as string,
+      fieldLengths: fieldLengths.slice(i * FIELD_COUNT, (i + 1) * FIELD_COUNT),
+    }));
+    const engine = RankedMiniSearch.fromState(OPTIONS, {
+      documentCount,
+      nextId: meta.nextId,
+      dirtCount: meta.dirtCount,
+      fieldIds: meta.fieldIds,
+      averageFieldLength: meta.averageFieldLength,
+      documents,
+      postings: decodePostings(terms, postings),
+    });
     return new FullTextIndex(engine);
   }
 
@@ -189,13 +146,11 @@ export class FullTextIndex {
 
   upsert(record: NoteRecord, plainBody: string): void {
     const doc = indexedNote(record, plainBody);
-    this.table = undefined;
     if (this.search.has(record.id)) this.search.replace(doc);
     else this.search.add(doc);
   }
 
   remove(id: string): void {
-    this.table = undefined;
     if (this.search.has(id)) this.search.discard(id);
   }
 
@@ -207,29 +162,25 @@ export class FullTextIndex {
    */
   query(query: string, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
     const terms = tokenize(query).flatMap((token) => normaliseTerm(token) ?? []);
-    this.table ??= documentTable(this.search);
-    return rankedQuery(this.search, this.table, terms, RANKING, visible, limit);
+    return this.search.rank(terms, visible, limit);
   }
 
   /** Take a snapshot; see `FullTextSnapshot`. */
   snapshot(): FullTextSnapshot {
-    const mini = internals(this.search);
-    const entries = [...mini._index];
-    const shortIds = [...mini._documentIds.keys()];
+    const state = this.search.state();
+    const entries = [...state.postings];
+    const live = new Set(state.documents.map((document) => document.shortId));
     const meta: FullTextMeta = {
-      documentCount: mini._documentCount,
-      nextId: mini._nextId,
+      documentCount: state.documentCount,
+      nextId: state.nextId,
       // Postings of discarded notes are not written, and a note discarded
       // while the postings are written abandons the snapshot (see cache.ts).
       dirtCount: 0,
-      fieldIds: { ...mini._fieldIds },
-      averageFieldLength: [...mini._avgFieldLength],
-      shortIds,
-      ids: shortIds.map((shortId) => mini._documentIds.get(shortId) as string),
-      fieldLengths: shortIds.flatMap((shortId) => {
-        const lengths = mini._fieldLength.get(shortId) ?? [];
-        return Array.from({ length: FIELD_COUNT }, (_, field) => lengths[field] ?? 0);
-      }),
+      fieldIds: state.fieldIds,
+      averageFieldLength: state.averageFieldLength,
+      shortIds: state.documents.map((document) => document.shortId),
+      ids: state.documents.map((document) => document.id),
+      fieldLengths: state.documents.flatMap((document) => document.fieldLengths),
       terms: entries.map(([term]) => term),
     };
     function* postings(chunkInts = 1 << 16): Generator<Int32Array> {
@@ -253,7 +204,7 @@ export class FullTextIndex {
           push(0);
           let count = 0;
           for (const [doc, frequency] of frequencies) {
-            if (!mini._documentIds.has(doc)) continue;
+            if (!live.has(doc)) continue;
             push(doc);
             push(frequency);
             count++;
@@ -273,4 +224,26 @@ export class FullTextIndex {
     }
     return { meta, postings };
   }
+}
+
+/** `snapshot()`'s postings read back, term by term; throws where they do not fit `terms`. */
+function* decodePostings(terms: readonly string[], postings: Int32Array): Generator<[string, FieldPostings]> {
+  let at = 0;
+  const take = (): number => {
+    if (at >= postings.length) throw new Error('The index snapshot is cut short');
+    return postings[at++] as number;
+  };
+  for (const term of terms) {
+    const data: FieldPostings = new Map();
+    for (let fields = take(); fields > 0; fields--) {
+      const fieldId = take();
+      const count = take();
+      if (count < 0) throw new Error('The index snapshot has a bad field');
+      const frequencies = new Map<number, number>();
+      for (let n = 0; n < count; n++) frequencies.set(take(), take());
+      data.set(fieldId, frequencies);
+    }
+    yield [term, data];
+  }
+  if (at !== postings.length) throw new Error('The index snapshot is longer than its terms');
 }
