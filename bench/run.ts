@@ -27,8 +27,7 @@
  * (`.bench/run.lock`): a second one is refused rather than spoiling both.
  */
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -39,7 +38,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cacheFile } from '../src/index/cache.js';
+import { cacheDir } from '../src/files/dexi-dir.js';
 import { createRng } from '../test/support/random.js';
+import { isAlive, killHard, startStdioServer } from '../test/support/stdio-server.js';
 import { withTimeout } from '../test/support/timeout.js';
 import { generateQueries, generateVault, getTags } from './generate.js';
 import { qualityOf, runLabeledSet, TOP, type Quality } from './labeled-runs.js';
@@ -333,7 +334,7 @@ export async function listNoteFiles(dir: string): Promise<string[]> {
 }
 
 export function cachePathFor(vault: string): string {
-  return cacheFile(vault);
+  return cacheFile(cacheDir(vault));
 }
 
 interface JournalEntry {
@@ -384,74 +385,32 @@ const liveServers = new Set<ServerHandle>();
 /** Set once the run is being stopped (Ctrl-C, time limit): no further step starts. */
 let aborting = false;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function killHard(pid: number | null | undefined): void {
-  if (pid === null || pid === undefined || !isAlive(pid)) return;
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
 /** Spawn `node dist/app/dexi-vault.js serve --vault DIR` and connect; `initializeMs` is spawn → initialize answered. */
 export async function startServer(vault: string, initializeTimeoutMs = 30_000, extraArgs: readonly string[] = []): Promise<ServerHandle> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
+  const server = await startStdioServer({
     // Full-text figures alone: semantic search (embedding in the background)
     // has its own benchmark, npm run bench:semantic.
     args: [CLI, 'serve', '--vault', vault, '--model', 'none', ...extraArgs],
     cwd: ROOT,
-    stderr: 'pipe',
+    clientName: 'dexi-bench',
+    initializeTimeoutMs,
   });
-  let log = '';
-  // Drain stderr from the start, so the server never blocks on a full pipe.
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString('utf8');
-    if (log.length > 200_000) log = log.slice(-100_000);
-  });
-  const client = new Client({ name: 'dexi-bench', version: '1.0.0' });
-  let closed = false;
-  client.onclose = () => {
-    closed = true;
-  };
-  client.onerror = () => undefined; // a transport error surfaces as a failed call
-  const spawnedAtWall = Date.now();
-  const spawnedAt = performance.now();
-  try {
-    await client.connect(transport, { timeout: initializeTimeoutMs });
-  } catch (error) {
-    const pid = transport.pid;
-    await withTimeout(client.close(), 6000, 'the server to stop').catch(() => undefined);
-    killHard(pid);
-    throw new Error(`the server did not answer initialize: ${message(error)}\n${tail(log)}`);
-  }
-  const initializeMs = performance.now() - spawnedAt;
-  const pid = transport.pid;
+  const { client, pid } = server;
   if (pid === null) {
     await client.close().catch(() => undefined);
-    throw new Error(`the server exited right after initialize\n${tail(log)}`);
+    throw new Error(`the server exited right after initialize\n${tail(server.stderr())}`);
   }
   const initializeCpuMs = await cpuTimeMs(pid, true).catch(() => undefined);
   const handle: ServerHandle = {
     client,
     pid,
-    spawnedAt,
-    spawnedAtWall,
-    initializeMs,
+    spawnedAt: server.spawnedAt,
+    spawnedAtWall: server.spawnedAtWall,
+    initializeMs: server.initializeMs,
     initializeCpuMs,
-    log: () => log,
-    exited: () => closed || !isAlive(pid),
-    call: async (name, args, timeoutMs = 30_000) =>
-      (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult,
+    log: server.stderr,
+    exited: () => server.closed() || !isAlive(pid),
+    call: (name, args, timeoutMs = 30_000) => server.call(name, args, timeoutMs),
     stop: async () => {
       liveServers.delete(handle);
       // close() ends stdin, then escalates to SIGTERM and SIGKILL after 2 s each.

@@ -25,6 +25,15 @@ export function cacheDir(vaultRoot: string): string {
   return path.join(dexiDir(vaultRoot), 'cache');
 }
 
+/**
+ * What is cached of a teammate's vault (its git dates, its records and
+ * full-text index) is kept in ours: a teammate's vault is never written, not
+ * even its `.dexi/` folder.
+ */
+export function teammateCacheDir(vaultRoot: string, owner: string): string {
+  return path.join(cacheDir(vaultRoot), 'shared', encodeURIComponent(owner));
+}
+
 /** Where transformers.js keeps models it downloads from the hub. */
 export function modelsDir(vaultRoot: string): string {
   return path.join(cacheDir(vaultRoot), 'models');
@@ -42,6 +51,14 @@ export async function ensureCacheDir(vaultRoot: string): Promise<string> {
   await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
+  return dir;
+}
+
+/** Make a teammate's cache folder inside ours, after ours ignores itself in git. */
+export async function ensureTeammateCacheDir(vaultRoot: string, owner: string): Promise<string> {
+  await ensureCacheDir(vaultRoot);
+  const dir = teammateCacheDir(vaultRoot, owner);
+  await mkdir(dir, { recursive: true });
   return dir;
 }
 

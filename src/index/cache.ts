@@ -3,7 +3,6 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { replaceFileAtomicStreaming } from '../files/atomic.js';
-import { cacheDir, ensureCacheDir } from '../files/dexi-dir.js';
 import type { NoteRecord } from '../vault/note.js';
 import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext.js';
 
@@ -38,8 +37,9 @@ export interface CacheSnapshot {
   fulltext: FullTextIndex;
 }
 
-export function cacheFile(vaultRoot: string): string {
-  return path.join(cacheDir(vaultRoot), CACHE_FILE);
+/** The cache file in `folder`: a vault's `.dexi/cache/`, or a teammate's folder inside it. */
+export function cacheFile(folder: string): string {
+  return path.join(folder, CACHE_FILE);
 }
 
 function reviveRecord(raw: unknown): NoteRecord | undefined {
@@ -96,13 +96,13 @@ function decode(file: Buffer): CacheSnapshot {
  * Load the saved snapshot, or undefined when there is none, it is from
  * another version, or anything in it does not look right.
  */
-export async function loadSnapshot(vaultRoot: string, log: (line: string) => void): Promise<CacheSnapshot | undefined> {
+export async function loadSnapshot(folder: string, log: (line: string) => void): Promise<CacheSnapshot | undefined> {
   let file: Buffer;
   try {
-    file = await readFile(cacheFile(vaultRoot));
+    file = await readFile(cacheFile(folder));
   } catch {
     for (const old of OLD_CACHE_FILES) {
-      if (await stat(path.join(cacheDir(vaultRoot), old)).then(() => true, () => false)) {
+      if (await stat(path.join(folder, old)).then(() => true, () => false)) {
         log('The index cache is from another version; rebuilding it.');
         break;
       }
@@ -126,16 +126,17 @@ export interface SaveOptions {
 }
 
 /**
- * Write the records and a full-text snapshot, a piece at a time with the
- * event loop free in between, so that tool calls are answered while a large
- * cache is written. Resolves false if it was abandoned.
+ * Write the records and a full-text snapshot into `folder` (made by the
+ * caller, with its `.gitignore`), a piece at a time with the event loop free
+ * in between, so that tool calls are answered while a large cache is
+ * written. Resolves false if it was abandoned.
  */
 export async function saveSnapshot(
-  vaultRoot: string,
+  folder: string,
   snapshot: { records: readonly NoteRecord[]; fulltext: FullTextSnapshot },
   options: SaveOptions = {},
 ): Promise<boolean> {
-  const dir = await ensureCacheDir(vaultRoot);
+  const dir = folder;
   const stillCurrent = options.stillCurrent ?? (() => true);
   const saved = await replaceFileAtomicStreaming(path.join(dir, CACHE_FILE), async (write) => {
     const hash = createHash('sha1');

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { cacheDir } from '../files/dexi-dir.js';
+import { cacheDir, ensureCacheDir, ensureTeammateCacheDir, teammateCacheDir } from '../files/dexi-dir.js';
 import { toSearchText } from '../vault/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
-import { loadSnapshot, saveSnapshot, type CacheSnapshot } from './cache.js';
+import { loadSnapshot, saveSnapshot } from './cache.js';
 import { FullTextIndex } from './fulltext.js';
 import type { EmbedderSpec } from './vectors/embedder.js';
 import { embeddingTextOfPlain } from './vectors/embedding-text.js';
@@ -17,11 +17,23 @@ export interface IndexingOptions {
   semantic?: { embedder: EmbedderSpec; workers: number } | undefined;
 }
 
+/** Where one vault's records and full-text index are saved, and whether they need saving. */
+interface SavedIndex {
+  /** The cache folder, made (with its `.gitignore`) before the first save. */
+  folder: string;
+  makeFolder: () => Promise<string>;
+  dirty: boolean;
+  /** Counts changes, so that a save can tell it has fallen behind. */
+  changes: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
 /**
  * The indexes of one served vault and its teammates' vaults, kept in step
  * with the vault model: every note event feeds the full-text index of its
- * vault and the semantic indexer, and the own vault's records and full-text
- * index are saved to the cache a moment after the last change. The one place
+ * vault and the semantic indexer, and each vault's records and full-text
+ * index are saved to the cache a moment after its last change. A teammate's
+ * cache is kept in ours (teammates' vaults are never written). The one place
  * that knows which index a note goes into.
  */
 export class Indexing {
@@ -29,10 +41,7 @@ export class Indexing {
   readonly semantic: SemanticIndexer | undefined;
   /** Notes whose text the semantic indexer has been given in this run. */
   private readonly fedToSemantic = new Set<string>();
-  private saveTimer: NodeJS.Timeout | undefined;
-  private dirty = false;
-  /** Counts changes to the own vault, so that a save can tell it has fallen behind. */
-  private changes = 0;
+  private readonly saved = new Map<Vault, SavedIndex>();
   private closed = false;
   private saving: Promise<void> = Promise.resolve();
 
@@ -49,23 +58,36 @@ export class Indexing {
         log: options.log,
       });
     }
+    const saved = (folder: string, makeFolder: () => Promise<string>): SavedIndex => ({ folder, makeFolder, dirty: false, changes: 0, timer: undefined });
+    this.saved.set(own, saved(cacheDir(own.root), () => ensureCacheDir(own.root)));
+    for (const vault of teammates) {
+      const owner = vault.owner ?? vault.root;
+      this.saved.set(vault, saved(teammateCacheDir(own.root, owner), () => ensureTeammateCacheDir(own.root, owner)));
+    }
   }
 
   /**
-   * Load the own vault's cache (records and full-text index), subscribe to
+   * Load every vault's cache (records and full-text index), subscribe to
    * every vault's events, and start loading the model. Returns the cached
-   * records, for the first read to compare the files with.
+   * records of each vault that had a cache, for its first read to compare
+   * the files with.
    */
-  async attach(): Promise<CacheSnapshot | undefined> {
-    const snapshot = await loadSnapshot(this.own.root, this.options.log);
-    this.fulltext.set(this.own, snapshot?.fulltext ?? FullTextIndex.empty());
-    for (const vault of this.teammates) this.fulltext.set(vault, FullTextIndex.empty());
+  async attach(): Promise<Map<Vault, readonly NoteRecord[]>> {
+    const cachedRecords = new Map<Vault, readonly NoteRecord[]>();
+    await Promise.all(
+      [...this.saved].map(async ([vault, saved]) => {
+        const snapshot = await loadSnapshot(saved.folder, (line) => this.options.log(vault === this.own ? line : `${vault.owner}'s vault: ${line}`));
+        this.fulltext.set(vault, snapshot?.fulltext ?? FullTextIndex.empty());
+        if (snapshot) cachedRecords.set(vault, snapshot.records);
+        else saved.dirty = true;
+      }),
+    );
     for (const [vault, index] of this.fulltext) {
       vault.on('note', (record, body, plain) => {
         const text = plain ?? toSearchText(body);
         index.upsert(record, text);
         this.feedSemantic(vault, record, text);
-        if (vault === this.own) this.scheduleSave();
+        this.scheduleSave(vault);
       });
       vault.on('removed', (record) => {
         // A move re-places the id at its new path before the old one goes.
@@ -73,16 +95,13 @@ export class Indexing {
           index.remove(record.id);
           this.semantic?.noteRemoved(record.id);
         }
-        if (vault === this.own) this.scheduleSave();
+        this.scheduleSave(vault);
       });
-      vault.on('dates', () => {
-        if (vault === this.own) this.scheduleSave();
-      });
+      vault.on('dates', () => this.scheduleSave(vault));
     }
-    if (!snapshot) this.dirty = true;
     // The model loads in the background; searches say so until it has.
     void this.semantic?.start().catch(() => undefined);
-    return snapshot;
+    return cachedRecords;
   }
 
   /** After the first read: save what it changed, and hand the semantic indexer the notes it has not seen. */
@@ -127,40 +146,46 @@ export class Indexing {
     if (!this.closed) semantic.retainOnly(known);
   }
 
-  private scheduleSave(): void {
-    this.dirty = true;
-    this.changes++;
-    if (!this.own.ready || this.closed) return;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => void this.flush(), this.options.saveDelayMs ?? 5000);
-    this.saveTimer.unref();
+  private scheduleSave(vault: Vault): void {
+    const saved = this.saved.get(vault);
+    if (!saved) return;
+    saved.dirty = true;
+    saved.changes++;
+    if (!vault.ready || this.closed) return;
+    if (saved.timer) clearTimeout(saved.timer);
+    saved.timer = setTimeout(() => void this.flush(), this.options.saveDelayMs ?? 5000);
+    saved.timer.unref();
   }
 
-  /** Write the note records and the full-text index to the cache, if they changed. */
+  /** Write each vault's note records and full-text index to its cache, if they changed. */
   async flush(): Promise<void> {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
     const run = async (): Promise<void> => {
-      if (!this.dirty || !this.own.ready) return;
-      this.dirty = false;
-      const index = this.fulltext.get(this.own);
-      if (!index) return;
-      const changesBefore = this.changes;
-      try {
-        const saved = await saveSnapshot(
-          this.own.root,
-          { records: [...this.own.all()], fulltext: index.snapshot() },
-          // A change during the save abandons it; the change has scheduled another.
-          { stillCurrent: () => this.changes === changesBefore },
-        );
-        if (!saved) this.dirty = true;
-      } catch (error) {
-        this.dirty = true;
-        this.options.log(`Could not save the index cache: ${(error as Error).message}`);
-      }
+      for (const [vault, saved] of this.saved) await this.save(vault, saved);
     };
     this.saving = this.saving.then(run, run);
     await this.saving;
+  }
+
+  private async save(vault: Vault, saved: SavedIndex): Promise<void> {
+    if (saved.timer) clearTimeout(saved.timer);
+    saved.timer = undefined;
+    const index = this.fulltext.get(vault);
+    if (!saved.dirty || !vault.ready || !index) return;
+    saved.dirty = false;
+    const changesBefore = saved.changes;
+    try {
+      const ok = await saveSnapshot(
+        await saved.makeFolder(),
+        { records: [...vault.all()], fulltext: index.snapshot() },
+        // A change during the save abandons it; the change has scheduled another.
+        { stillCurrent: () => saved.changes === changesBefore },
+      );
+      if (!ok) saved.dirty = true;
+    } catch (error) {
+      saved.dirty = true;
+      const whose = vault === this.own ? 'the index cache' : `the index cache of ${vault.owner}'s vault`;
+      this.options.log(`Could not save ${whose}: ${(error as Error).message}`);
+    }
   }
 
   /** Stop feeding, save what is left, and stop the model's workers. */

@@ -1,7 +1,6 @@
 import { createPolicy, type AccessPolicy } from '../access/policy.js';
 import { VaultView } from '../access/view.js';
-import path from 'node:path';
-import { cacheDir, ensureCacheDir } from '../files/dexi-dir.js';
+import { ensureCacheDir, teammateCacheDir } from '../files/dexi-dir.js';
 import type { FullTextIndex } from '../index/fulltext.js';
 import { Indexing } from '../index/indexing.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
@@ -67,8 +66,7 @@ export class Runtime {
           log: options.log,
           readOnly: true,
           owner,
-          // A teammate's vault is never written, not even its .dexi folder: its git dates are cached in ours.
-          gitCacheDir: path.join(cacheDir(options.vaultDir), 'shared', encodeURIComponent(owner)),
+          gitCacheDir: teammateCacheDir(options.vaultDir, owner),
         }),
       ),
     );
@@ -86,8 +84,8 @@ export class Runtime {
 
   private async load(): Promise<void> {
     const started = performance.now();
-    const snapshot = await this.indexing.attach();
-    await Promise.all([this.own.load(snapshot?.records ?? []), ...this.teammates.map((vault) => vault.load())]);
+    const cached = await this.indexing.attach();
+    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(cached.get(vault))));
     if (!this.own.ready) return; // closed while reading
     // The watcher starts after the first read: both walk every folder, and
     // running them at once slows the read that makes the server searchable.
@@ -95,7 +93,7 @@ export class Runtime {
     void this.startWatching();
     const ms = Math.round(performance.now() - started);
     this.options.log(
-      `Read ${this.own.size} notes in ${this.own.folders().length} folders of ${this.own.root} in ${ms} ms${snapshot ? ' (from the index cache)' : ''}.`,
+      `Read ${this.own.size} notes in ${this.own.folders().length} folders of ${this.own.root} in ${ms} ms${cached.has(this.own) ? ' (from the index cache)' : ''}.`,
     );
     for (const vault of this.teammates) {
       const shared = [...vault.all()].filter((record) => record.shared).length;

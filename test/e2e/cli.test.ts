@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
+import { cacheDir } from '../../src/files/dexi-dir.js';
 import { copySampleVault, removeDir, tempDir } from '../helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
 import { countNotes, runCli, STACK_FRAME } from './process.js';
@@ -90,8 +91,8 @@ describe('dexi-vault command line', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
 
     const cache = path.join(dir, '.dexi', 'cache');
-    expect((await stat(cacheFile(dir))).isFile()).toBe(true);
-    const snapshot = await loadSnapshot(dir, () => undefined);
+    expect((await stat(cacheFile(cacheDir(dir)))).isFile()).toBe(true);
+    const snapshot = await loadSnapshot(cacheDir(dir), () => undefined);
     expect(snapshot?.records).toHaveLength(notes);
     expect(snapshot?.fulltext.size).toBe(notes);
     expect((await readFile(path.join(cache, '.gitignore'), 'utf8')).trim()).toBe('*');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
 import { cacheFile } from '../../src/index/cache.js';
+import { cacheDir } from '../../src/files/dexi-dir.js';
 import { CLI } from '../e2e/process.js';
 import { removeDir, writeVault } from '../helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
@@ -226,7 +227,7 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
       }
 
       // The index cache: left stale (killed before saving), or cut short, or garbage.
-      const cache = cacheFile(dir);
+      const cache = cacheFile(cacheDir(dir));
       if (existsSync(cache) && round % 3 === 1) {
         await truncate(cache, Math.floor((await readFile(cache)).length / 2));
         totals.cacheTorn++;

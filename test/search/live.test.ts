@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, CACHE_VERSION, saveSnapshot } from '../../src/index/cache.js';
+import { cacheDir } from '../../src/files/dexi-dir.js';
 import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
 
 interface Page {
@@ -138,10 +139,36 @@ describe('the index cache', () => {
     await s.close();
     const cache = path.join(s.dir, '.dexi/cache');
     expect(await readFile(path.join(cache, '.gitignore'), 'utf8')).toBe('*\n');
-    expect((await stat(cacheFile(s.dir))).size).toBeGreaterThan(0);
+    expect((await stat(cacheFile(cacheDir(s.dir)))).size).toBeGreaterThan(0);
     h = await connect({ dir: s.dir });
     expect(h.runtime.own.stats.filesRead).toBe(0);
     expect(await titlesFor(h, 'water')).toEqual(['Tomatoes']);
+  });
+
+  it("keeps a teammate's records and index in ours, and restarts without reading their notes", async () => {
+    const mine = await writeVault(FILES);
+    const theirs = await writeVault({
+      'Shared/Quinces.md': '---\nid: 00000000-0000-4000-8000-0000000000a1\nshared: true\n---\nQuince paste wants patience.\n',
+      'Private.md': '---\nid: 00000000-0000-4000-8000-0000000000a2\n---\nNot shared.\n',
+    });
+    try {
+      const shared = [{ owner: 'ana', dir: theirs }];
+      h = await connect({ dir: mine, shared });
+      expect(await titlesFor(h, 'quince')).toEqual(['Quinces']);
+      await h.close();
+      h = undefined;
+      expect((await stat(cacheFile(path.join(cacheDir(mine), 'shared', 'ana')))).size).toBeGreaterThan(0);
+      // Their vault is never written, not even a .dexi folder.
+      expect((await readdir(theirs)).sort()).toEqual(['Private.md', 'Shared']);
+      h = await connect({ dir: mine, shared });
+      const teammate = h.runtime.teammates[0];
+      expect(teammate?.stats.filesRead).toBe(0);
+      expect(h.runtime.own.stats.filesRead).toBe(0);
+      expect(await titlesFor(h, 'quince')).toEqual(['Quinces']);
+      expect(await titlesFor(h, 'shared')).toEqual([]);
+    } finally {
+      await removeDir(theirs);
+    }
   });
 
   it('finds a change made while the server was down', async () => {
@@ -185,7 +212,7 @@ describe('the index cache', () => {
   ])('rebuilds a cache that is %s (%s)', async (what, name, content) => {
     const s = await open();
     await s.close();
-    await rm(cacheFile(s.dir));
+    await rm(cacheFile(cacheDir(s.dir)));
     await writeFile(path.join(s.dir, '.dexi/cache', name), content);
     h = await connect({ dir: s.dir });
     expect(h.runtime.own.stats.filesRead).toBe(2);
@@ -197,14 +224,14 @@ describe('the index cache', () => {
     const s = await open();
     await s.close();
     h = await connect({ dir: s.dir });
-    const before = await stat(cacheFile(s.dir));
+    const before = await stat(cacheFile(cacheDir(s.dir)));
     const index = h.runtime.fulltext.get(h.runtime.own);
     if (!index) throw new Error('no index');
     let current = true;
-    const abandoned = saveSnapshot(s.dir, { records: [...h.runtime.own.all()], fulltext: index.snapshot() }, { stillCurrent: () => current });
+    const abandoned = saveSnapshot(cacheDir(s.dir), { records: [...h.runtime.own.all()], fulltext: index.snapshot() }, { stillCurrent: () => current });
     current = false;
     expect(await abandoned).toBe(false);
-    expect((await stat(cacheFile(s.dir))).mtimeMs).toBe(before.mtimeMs);
+    expect((await stat(cacheFile(cacheDir(s.dir)))).mtimeMs).toBe(before.mtimeMs);
     expect((await readdir(path.join(s.dir, '.dexi/cache'))).filter((name) => name.startsWith('.dexi-tmp-'))).toEqual([]);
   });
 });
