@@ -1,7 +1,6 @@
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
 import type { ParseRequest, ParseResponse } from './parse-worker.js';
-import { launchWorker } from './worker-launch.js';
 
 export interface ParsedWithText {
   parsed: ParsedNote;
@@ -75,8 +74,9 @@ export class ParsePool {
   }
 }
 
+/** `parse-worker.js` beside this module, in dist/ or the bundle (the tests run its TypeScript source: see test/support/typescript-hooks.mjs). */
 function launchParseWorker(): Worker {
-  return launchWorker(new URL('./parse-worker.js', import.meta.url), new URL('./parse-worker.ts', import.meta.url), {});
+  return new Worker(new URL('./parse-worker.js', import.meta.url));
 }
 
 interface Waiting {

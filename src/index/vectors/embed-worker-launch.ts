@@ -1,7 +1,10 @@
-import type { Worker, WorkerOptions } from 'node:worker_threads';
-import { launchWorker } from '../../vault/worker-launch.js';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
-/** Starts the embedding worker, `embed-worker.js` beside this module (in dist/ or the bundle). */
+/**
+ * Starts the embedding worker, `embed-worker.js` beside this module (in
+ * dist/ or the bundle; the tests run its TypeScript source through module
+ * hooks every worker inherits: see test/support/typescript-hooks.mjs).
+ */
 export function launchEmbedWorker(options: WorkerOptions): Worker {
-  return launchWorker(new URL('./embed-worker.js', import.meta.url), new URL('./embed-worker.ts', import.meta.url), options);
+  return new Worker(new URL('./embed-worker.js', import.meta.url), options);
 }
