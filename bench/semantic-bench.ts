@@ -11,16 +11,14 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { chunkText } from '../src/index/vectors/chunking.js';
 import { embeddingText } from '../src/index/vectors/embedding-text.js';
 import { EmbeddingPool } from '../src/index/vectors/embedding-pool.js';
 import { VectorIndex } from '../src/index/vectors/vector-index.js';
 import { splitFrontmatter } from '../src/files/frontmatter.js';
 import { generateQueries, generateVault } from './generate.js';
-import { BENCH_DIR, CLI } from './paths.js';
+import { startStdioServer } from '../test/support/stdio-server.js';
+import { BENCH_DIR, CLI, ROOT } from './paths.js';
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -119,12 +117,8 @@ async function main(): Promise<void> {
   log('restartUnchanged', { exit: again.code, seconds: +(again.ms / 1000).toFixed(1), log: again.stderr.split('\n').filter((line) => /semantic index up to date|have vectors/.test(line)) });
 
   // 3. Round trips through the MCP client over stdio.
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', dir], stderr: 'pipe' });
-  transport.stderr?.on('data', () => undefined);
-  const client = new Client({ name: 'semantic-bench', version: '1' });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const server = await startStdioServer({ args: [CLI, 'serve', '--vault', dir], cwd: ROOT, clientName: 'semantic-bench' });
+  const { client, call } = server;
   for (;;) {
     const probe = await call('semantic_search', { query: 'warm up', size: 1 });
     if (!probe.isError && !(probe.structuredContent as { indexing?: unknown }).indexing) break;
@@ -148,7 +142,7 @@ async function main(): Promise<void> {
   }
   log('semanticSearchMs', { n: searchTimes.length, median: +percentile(searchTimes, 50).toFixed(1), p95: +percentile(searchTimes, 95).toFixed(1) });
   log('findSimilarMs', { n: similarTimes.length, median: +percentile(similarTimes, 50).toFixed(1), p95: +percentile(similarTimes, 95).toFixed(1) });
-  log('servePeakRssMB', await peakRssMb(transport.pid));
+  log('servePeakRssMB', await peakRssMb(server.pid));
   await client.close();
 
   // 4. HNSW against an exact scan over the same saved vectors.

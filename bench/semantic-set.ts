@@ -40,7 +40,7 @@ export interface LabeledQuery {
  * the words people use to frame a request to an assistant ("notes about…",
  * "remind me…", "find…"), which say nothing about the topic.
  */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
+export const TOPICLESS_WORDS: ReadonlySet<string> = new Set([
   // articles, pronouns, determiners
   'a', 'an', 'the', 'i', 'me', 'my', 'mine', 'myself', 'we', 'us', 'our', 'ours', 'ourselves',
   'you', 'your', 'yours', 'yourself', 'yourselves', 'he', 'him', 'his', 'himself', 'she', 'her',
@@ -108,7 +108,7 @@ export function words(text: string): string[] {
 
 /** The words of `text` that are not stop words. */
 export function contentWords(text: string): string[] {
-  return words(text).filter((word) => !STOP_WORDS.has(word));
+  return words(text).filter((word) => !TOPICLESS_WORDS.has(word));
 }
 
 /**

@@ -1,11 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copySampleVault, removeDir, writeVault } from '../helpers.js';
+import { isAlive, startStdioServer, type StdioServer } from '../support/stdio-server.js';
 import { CLI, countNotes, eventually, ROOT, STACK_FRAME, TOOL_NAMES } from './process.js';
 
 /**
@@ -14,69 +13,13 @@ import { CLI, countNotes, eventually, ROOT, STACK_FRAME, TOOL_NAMES } from './pr
  * of the sample vault.
  */
 
-interface Served {
-  client: Client;
-  transport: StdioClientTransport;
-  /** Everything the server wrote to stderr so far. */
-  stderr: () => string;
-  /** Resolves once stderr matches `pattern` (bounded). */
-  stderrMatching: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
-  /** Anything the client could not read as a protocol message (non-JSON on stdout, …). */
-  transportErrors: Error[];
-  initializeMs: number;
-  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
-}
+type Served = StdioServer;
 
 let dir: string;
 let served: Served | undefined;
 
-async function serve(vault: string): Promise<Served> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, 'serve', '--vault', vault],
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
-  let log = '';
-  const waiters = new Set<() => void>();
-  // The stream is there before start(), so no early line is lost.
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString('utf8');
-    for (const wake of waiters) wake();
-  });
-  const stderrMatching = (pattern: RegExp, timeoutMs = 15_000): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        if (!pattern.test(log)) return false;
-        clearTimeout(timer);
-        waiters.delete(wake);
-        resolve(log);
-        return true;
-      };
-      const wake = (): void => void check();
-      const timer = setTimeout(() => {
-        waiters.delete(wake);
-        reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms; it was:\n${log}`));
-      }, timeoutMs);
-      waiters.add(wake);
-      check();
-    });
-
-  const client = new Client({ name: 'dexi-e2e', version: '1.0.0' });
-  const transportErrors: Error[] = [];
-  client.onerror = (error) => transportErrors.push(error);
-  const started = performance.now();
-  await client.connect(transport);
-  const initializeMs = performance.now() - started;
-  return {
-    client,
-    transport,
-    stderr: () => log,
-    stderrMatching,
-    transportErrors,
-    initializeMs,
-    call: (name, args = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>,
-  };
+function serve(vault: string): Promise<Served> {
+  return startStdioServer({ args: [CLI, 'serve', '--vault', vault], cwd: ROOT, clientName: 'dexi-e2e' });
 }
 
 function textOf(result: CallToolResult): string {
@@ -138,14 +81,6 @@ afterEach(async () => {
   await removeDir(dir);
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('dexi-vault serve over stdio (built CLI)', () => {
   it('answers initialize quickly, with instructions, and lists every tool with an output schema', async () => {

@@ -10,6 +10,11 @@ import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS, type ToolDefinition } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS, type VaultSettings } from '../../src/vault/settings.js';
 import { answersByPath, summariesByPath, TestClock } from '../helpers.js';
+import { createRng } from '../support/random.js';
+import { withTimeout } from '../support/timeout.js';
+
+// Every call of a hardening test is bounded, so a hang fails instead of stalling the suite.
+export { withTimeout };
 
 /**
  * One runtime (one vault, one index, one watcher) with several MCP
@@ -74,15 +79,6 @@ export async function openShared(dir: string, options: { settings?: Partial<Vaul
   };
 }
 
-/** Reject if `promise` takes longer than `ms`: every call of a hardening test is bounded, so a hang fails instead of stalling the suite. */
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 export function textOf(result: CallToolResult): string {
   const block = result.content[0];
   return block?.type === 'text' ? block.text : '';
@@ -97,16 +93,9 @@ export function notPlain(text: string): string | undefined {
   return undefined;
 }
 
-/** A seeded PRNG (mulberry32): the same seed gives the same run, so a failure can be replayed. */
+/** Seeded draws (test/support/random.ts): the same seed gives the same run, so a failure can be replayed. */
 export function createRandom(seed: number): { next: () => number; int: (n: number) => number; pick: <T>(items: readonly T[]) => T; chance: (p: number) => boolean } {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = createRng(seed);
   const int = (n: number): number => Math.floor(next() * n);
   return { next, int, pick: (items) => items[int(items.length)] as (typeof items)[number], chance: (p) => next() < p };
 }

@@ -1,5 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -12,6 +10,7 @@ import { CLI, ROOT } from '../e2e/process.js';
 import { removeDir, writeVault } from '../helpers.js';
 import { notPlain, openShared, textOf, withTimeout, type Shared } from './harness.js';
 import { NO_MODEL } from './rpc.js';
+import { startStdioServer } from '../support/stdio-server.js';
 
 /**
  * Limits that protect the server and its clients: no answer larger than the
@@ -131,11 +130,8 @@ describe('answers stay under the transport\'s limit', () => {
       ...fiftyCards(120 * 1024),
       'Escapes.md': `---\nid: 00000000-0000-4000-8000-000000000999\n---\n${escapeHeavy(4 * 1024 * 1024 - 100)}`,
     });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', dir, ...NO_MODEL], cwd: ROOT, stderr: 'pipe' });
-    const client = new Client({ name: 'limits', version: '1' });
-    const transportErrors: Error[] = [];
-    client.onerror = (error) => transportErrors.push(error);
-    await client.connect(transport);
+    const server = await startStdioServer({ args: [CLI, 'serve', '--vault', dir, ...NO_MODEL], cwd: ROOT, clientName: 'limits' });
+    const { client, transportErrors } = server;
     try {
       const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
         for (;;) {

@@ -1,22 +1,18 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { CLI, ROOT } from '../e2e/process.js';
 
 /**
- * These tests are about files and the transport, not semantic search: where
- * the built CLI has a sentence model (`--model`), it is turned off, so that
- * no start loads a model or embeds the vault.
+ * These tests are about files and the transport, not semantic search: the
+ * sentence model is turned off, so that no start loads a model or embeds
+ * the vault.
  */
-export const NO_MODEL: string[] = (() => {
-  const args = path.join(ROOT, 'dist', 'cli', 'args.js');
-  return existsSync(args) && readFileSync(args, 'utf8').includes('--model') ? ['--model', 'none'] : [];
-})();
+export const NO_MODEL: readonly string[] = ['--model', 'none'];
 
 /**
- * The built server over stdio, spoken to in raw JSON-RPC lines: a test can
- * fire many requests without waiting, see exactly which were answered, and
- * kill the process at any moment.
+ * The built server over stdio, spoken to in raw JSON-RPC lines rather than
+ * through the SDK client (test/support/stdio-server.ts): a test can fire many
+ * requests without waiting, see exactly which were answered, and kill the
+ * process at any moment.
  */
 export interface RawServer {
   child: ChildProcessWithoutNullStreams;

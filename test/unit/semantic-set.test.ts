@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   LABELED_NOTES,
   LABELED_QUERIES,
-  STOP_WORDS,
+  TOPICLESS_WORDS,
   queriesSharingNoWord,
   sharedContentWords,
   stem,
@@ -19,7 +19,7 @@ describe('sharedContentWords', () => {
   it('ignores case, stop words and request-framing words', () => {
     expect(sharedContentWords('Notes about THE Loaf', 'the loaf and a note')).toEqual(['loaf']);
     expect(sharedContentWords('what did I write about it', 'what I wrote about it')).toEqual([]);
-    expect(STOP_WORDS.has('the')).toBe(true);
+    expect(TOPICLESS_WORDS.has('the')).toBe(true);
   });
 
   it('treats inflections of one word as shared (crude stemming)', () => {
