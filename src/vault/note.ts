@@ -51,3 +51,11 @@ export interface NoteWithBody {
   record: NoteRecord;
   body: string;
 }
+
+/**
+ * Sees the note as it is under its file's lock, just before it is written or
+ * deleted, and throws to refuse: an access boundary decided on the note that
+ * is really written, not on what it was when the tool looked (it may have
+ * been moved meanwhile).
+ */
+export type Admit = (record: NoteRecord) => void;

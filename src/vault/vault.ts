@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { type BigIntStats, type Stats } from 'node:fs';
-import { lstat, realpath, stat, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setFrontmatterKeys } from '../files/frontmatter.js';
-import { inLinkedFolder, resolveInside } from '../files/paths.js';
 import { Catalog } from './catalog.js';
 import { assertFits, createNote, type CreateRequest } from './create.js';
+import { assertFileWritable, deleteNoteFile } from './delete.js';
 import type { Clock } from './clock.js';
 import { editedContent } from './edits.js';
 import { ConcurrentEditError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
@@ -15,8 +15,8 @@ import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
-import { decodeStrict, NoteFiles, QUIET_MS, type VaultTestHooks } from './note-files.js';
-import type { NoteRecord, NoteWithBody } from './note.js';
+import { decodeStrict, NoteFiles, type VaultTestHooks } from './note-files.js';
+import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
 
@@ -63,13 +63,7 @@ export interface UpdateRequest {
   admit?: Admit;
 }
 
-/**
- * Sees the note as it is under its file's lock, just before it is written or
- * deleted, and throws to refuse: an access boundary decided on the note that
- * is really written, not on what it was when the tool looked (it may have
- * been moved meanwhile).
- */
-export type Admit = (record: NoteRecord) => void;
+export type { Admit } from './note.js';
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -358,18 +352,6 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /**
-   * A note the person made read-only is theirs to keep as it is. Judged by
-   * the mode bits, so that it holds even for a server running as root (whom
-   * the file system would let write anyway).
-   */
-  private assertFileWritable(record: NoteRecord, stats: BigIntStats | Stats, doing: 'changed' | 'deleted'): void {
-    if ((Number(stats.mode) & 0o222) !== 0) return;
-    throw new ReadOnlyNoteError(
-      `${record.path} is read-only (its file permissions allow no writing), so the server leaves it as it is and nothing was ${doing}. Make the file writable to let it be ${doing}.`,
-    );
-  }
-
-  /**
    * Run an edit of one note under its file's lock: read the file once it is
    * quiet, compute the new content, and replace the file only if nobody
    * changed it meanwhile; otherwise redo the edit on the new content, so that
@@ -394,7 +376,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (!current || current.id !== id) return 'retry';
       this.assertWritable(current);
       admit?.(current);
-      this.assertFileWritable(current, file.file.stats, 'changed');
+      assertFileWritable(current, file.file.stats, 'changed');
       next = change(file.content, current);
       if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
       assertFits(next);
@@ -491,7 +473,11 @@ export class Vault extends EventEmitter<VaultEvents> {
       id,
       (record) => {
         if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
-        return this.lock.run(record.path, () => this.deleteLocked(id, record, admit));
+        return this.lock.run(record.path, async () => {
+          const deleted = await deleteNoteFile({ root: this.root, catalog: this.catalog, files: this.files, log: this.options.log }, id, record, admit);
+          if (typeof deleted !== 'string') this.emit('removed', deleted);
+          return deleted;
+        });
       },
       (record) =>
         this.lock.run(record.path, async () => {
@@ -503,48 +489,5 @@ export class Vault extends EventEmitter<VaultEvents> {
           return record;
         }),
     );
-  }
-
-  private async deleteLocked(id: string, record: NoteRecord, admit: Admit | undefined): Promise<Step<NoteRecord>> {
-    const current = this.catalog.get(id);
-    if (!current) throw new NoteNotFoundError();
-    if (current.path !== record.path) return 'retry';
-    admit?.(current);
-    const abs = this.files.absolute(current.path);
-    // Security: never unlink through a linked folder (that would delete a file outside the vault), nor a link itself.
-    const info = await lstat(abs).catch(() => undefined);
-    if (!info?.isFile() || (await inLinkedFolder(this.root, abs))) return 'missing';
-    this.assertFileWritable(current, info, 'deleted');
-    // Deleting a file another program is writing would drop what it writes next.
-    if (Date.now() - info.ctimeMs < QUIET_MS) {
-      const quiet = await this.files.openQuiet(current.path);
-      const busy = quiet !== undefined && !this.files.isOwnWrite(current.path, quiet.hash) && quiet.hash !== current.hash;
-      await quiet?.file.handle.close();
-      if (quiet === undefined) return 'missing';
-      if (busy) return 'retry';
-    }
-    try {
-      await unlink(abs);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return 'missing';
-    }
-    if (current.attachment) await this.deleteAttachment(current);
-    this.catalog.unplace(current);
-    this.emit('removed', current);
-    return current;
-  }
-
-  private async deleteAttachment(record: NoteRecord): Promise<void> {
-    const attachment = record.attachment as string;
-    try {
-      const abs = await resolveInside(this.root, attachment);
-      const info = await lstat(abs);
-      // Another note is never deleted as an attachment, nor is anything that is not a plain file, nor a file the person made read-only.
-      if (!info.isFile() || isNoteFileName(path.basename(abs)) || (info.mode & 0o222) === 0) return;
-      await unlink(abs);
-    } catch (error) {
-      this.options.log(`Kept attachment ${attachment} of ${record.path}: ${(error as Error).message}`);
-    }
   }
 }
