@@ -68,7 +68,9 @@ interface Expansion {
 /**
  * Per-note columns that every query reads for every posting, as typed
  * arrays indexed by short id instead of a map lookup each time. Built on
- * the first query after a change; every change drops it.
+ * the first query and kept in step by every change after: rebuilding it
+ * after each edit cost 22 ms per edit-then-search at 100,000 notes
+ * (BENCHMARKS.md).
  */
 interface DocumentTable {
   /** 1 for a note still in the index. */
@@ -92,18 +94,21 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
   }
 
   override add(document: T): void {
-    this.table = undefined;
     super.add(document);
+    const shortId = this._idToShortId.get(this._options.extractField(document, this._options.idField));
+    if (this.table && shortId !== undefined) this.placeInTable(this.table, shortId);
   }
 
   override discard(id: unknown): void {
-    this.table = undefined;
+    const shortId = this._idToShortId.get(id);
     super.discard(id);
+    if (this.table && shortId !== undefined) this.table.live[shortId] = 0;
   }
 
   override remove(document: T): void {
-    this.table = undefined;
+    const shortId = this._idToShortId.get(this._options.extractField(document, this._options.idField));
     super.remove(document);
+    if (this.table && shortId !== undefined) this.table.live[shortId] = 0;
   }
 
   /**
@@ -238,14 +243,27 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
 
   private documentTable(): DocumentTable {
     const fieldCount = this.fieldNames.length;
-    const live = new Uint8Array(this._nextId);
-    const lengths = new Float64Array(this._nextId * fieldCount);
+    const table = { live: new Uint8Array(this._nextId), lengths: new Float64Array(this._nextId * fieldCount) };
     // Only notes in the index have field lengths: a discard removes them.
-    for (const [doc, fieldLengths] of this._fieldLength) {
-      live[doc] = 1;
-      for (let field = 0; field < fieldCount; field++) lengths[doc * fieldCount + field] = fieldLengths[field] ?? 0;
+    for (const doc of this._fieldLength.keys()) this.placeInTable(table, doc);
+    return table;
+  }
+
+  /** Mark `doc` live with its field lengths, growing the table (doubling) when short ids have outgrown it. */
+  private placeInTable(table: DocumentTable, doc: number): void {
+    const fieldCount = this.fieldNames.length;
+    if (doc >= table.live.length) {
+      const slots = Math.max(doc + 1, table.live.length * 2);
+      const live = new Uint8Array(slots);
+      live.set(table.live);
+      const lengths = new Float64Array(slots * fieldCount);
+      lengths.set(table.lengths);
+      table.live = live;
+      table.lengths = lengths;
     }
-    return { live, lengths };
+    table.live[doc] = 1;
+    const fieldLengths = this._fieldLength.get(doc) ?? [];
+    for (let field = 0; field < fieldCount; field++) table.lengths[doc * fieldCount + field] = fieldLengths[field] ?? 0;
   }
 
   /** The index's words that query word `term` (the `i`th of `terms`) reaches, as `MiniSearch#search` weighs them. */

@@ -136,6 +136,21 @@ describe('ranked full-text query', () => {
     }
   });
 
+  it('answers after each edit as an index that saw the same edits without queries between them', () => {
+    const queried = FullTextIndex.empty();
+    const quiet = FullTextIndex.empty();
+    const changes = [...all.slice(0, 200), ...notes(300, 3)];
+    for (const [i, { record, body }] of changes.entries()) {
+      for (const index of [queried, quiet]) {
+        index.upsert(record, body);
+        if (i % 9 === 4) index.remove(changes[i - 3]?.record.id ?? '');
+      }
+      // Queried after every change: the per-note table is kept in step, not rebuilt.
+      if (i % 5 === 0) queried.query(QUERIES[i % QUERIES.length] as string, () => true, 10);
+    }
+    for (const query of QUERIES) expect(queried.query(query, () => true, Infinity), query).toEqual(quiet.query(query, () => true, Infinity));
+  });
+
   it('comes back from a saved snapshot answering the same, and keeps changing as MiniSearch does', async () => {
     const index = FullTextIndex.empty();
     for (const { record, body } of all) index.upsert(record, body);
