@@ -2,7 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
@@ -37,6 +37,13 @@ export interface HttpOptions {
   sweepIntervalMs?: number;
   /** At most this many sessions at once (default 1000). */
   maxSessions?: number;
+  /**
+   * At most this many sessions of one token at once (default a quarter of
+   * `maxSessions`, at least 1), so that one token cannot take them all. A
+   * token at its share that opens another session closes its own least
+   * recently used idle one; with none idle, it is refused (429).
+   */
+  maxSessionsPerToken?: number;
 }
 
 export interface HttpHandle {
@@ -145,8 +152,14 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   const host = options.host ?? '127.0.0.1';
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? 1000;
+  const perToken = Math.min(maxSessions, Math.max(1, options.maxSessionsPerToken ?? Math.floor(maxSessions / 4)));
   const allowedHosts = options.allowedHosts ?? allowedHostsFor(host, { hostname: os.hostname(), addresses: machineAddresses() });
   const sessions = new Map<string, Session>();
+  // Initialize requests under way, by token hash: counted against the limits
+  // from their check until their session is registered, so that a burst of
+  // them cannot slip past the limits together.
+  const opening = new Map<string, number>();
+  let openingTotal = 0;
   // The verified entry behind each request's AuthInfo, kept typed rather than cast back out of `extra`.
   const verified = new WeakMap<AuthInfo, TokenEntry>();
   let lastStoreError: string | undefined;
@@ -203,11 +216,62 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     });
   };
 
-  const openSession = async (req: McpRequest, res: ServerResponse, entry: TokenEntry): Promise<void> => {
-    if (sessions.size >= maxSessions) {
-      rpcError(res, 503, -32000, 'Too many open sessions; close some clients and try again.');
-      return;
+  const closeSession = (id: string, session: Session, why: string): void => {
+    sessions.delete(id);
+    log(`Closed session of token "${session.tokenName}": ${why}.`);
+    session.transport.close().catch((error: unknown) => log(`Closing a session failed: ${(error as Error).message}`));
+  };
+
+  /**
+   * Make room for one more session of this token, or say why not. One token
+   * holds at most its share of the sessions, so it cannot lock the others
+   * out: at its share, or with the server full, its own least recently used
+   * idle session is closed; a token whose sessions are all in use is refused
+   * (it can only ever crowd out itself).
+   */
+  const makeRoom = (key: string): { status: number; message: string } | undefined => {
+    const mine = [...sessions].filter(([, session]) => session.tokenHash.toString('hex') === key);
+    const atShare = mine.length + (opening.get(key) ?? 0) >= perToken;
+    const full = sessions.size + openingTotal >= maxSessions;
+    if (!atShare && !full) return undefined;
+    let oldest: [string, Session] | undefined;
+    for (const item of mine) if (item[1].open === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) oldest = item;
+    if (oldest) {
+      const why = atShare
+        ? `the token opened one more than its ${perToken} sessions, and this was its least recently used idle one`
+        : `the server was at its ${maxSessions} sessions, and this was the least recently used idle one of the token opening another`;
+      closeSession(oldest[0], oldest[1], why);
+      return undefined;
     }
+    if (atShare) {
+      return { status: 429, message: `This token already has ${perToken} sessions open, the most one token may hold, and all are in use; close a client that uses this token, then try again.` };
+    }
+    return { status: 503, message: 'Too many open sessions; close some clients and try again.' };
+  };
+
+  const openSession = async (req: McpRequest, res: ServerResponse, entry: TokenEntry): Promise<void> => {
+    const key = Buffer.from(entry.hash, 'hex').toString('hex');
+    const refusal = makeRoom(key);
+    if (refusal) return rpcError(res, refusal.status, -32000, refusal.message);
+    opening.set(key, (opening.get(key) ?? 0) + 1);
+    openingTotal++;
+    let counted = true;
+    const opened = (): void => {
+      if (!counted) return;
+      counted = false;
+      openingTotal--;
+      const left = (opening.get(key) ?? 1) - 1;
+      if (left > 0) opening.set(key, left);
+      else opening.delete(key);
+    };
+    try {
+      await startSession(req, res, entry, opened);
+    } finally {
+      opened();
+    }
+  };
+
+  const startSession = async (req: McpRequest, res: ServerResponse, entry: TokenEntry, opened: () => void): Promise<void> => {
     const context = runtime.context(policyOfToken(entry));
     const server: Server = createMcpServer({
       name: options.serverInfo.name,
@@ -223,6 +287,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
       onsessioninitialized: (id) => {
         const session: Session = { transport, tokenHash: Buffer.from(entry.hash, 'hex'), tokenName: entry.name, open: 0, lastActive: Date.now() };
         sessions.set(id, session);
+        opened();
         track(session, res);
         log(`Opened a session for token "${entry.name}".`);
       },
@@ -274,14 +339,25 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     };
 
   // As the SDK's createMcpExpressApp sets it up (which fixes bodies at
-  // 100 kB): the Host check against DNS rebinding comes first, so that a
-  // foreign Host is refused before its body is read.
+  // 100 kB), but no body is read before the token is verified: first the
+  // Host check against DNS rebinding, then the bearer token, and only then
+  // the JSON body. Until the token is verified every answer says
+  // `Connection: close`, so a refused request's socket is closed after the
+  // answer rather than the rest of its body read and thrown away.
   const app = express();
-  app.use(hostHeaderValidation(allowedHosts));
-  app.use(express.json({ limit: MAX_BODY_BYTES }));
   app.disable('x-powered-by');
-  const auth = requireBearerAuth({ verifier });
-  app.post('/mcp', auth, guarded(handlePost));
+  app.use((_req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    res.setHeader('Connection', 'close');
+    next();
+  });
+  app.use(hostHeaderValidation(allowedHosts));
+  const bearer = requireBearerAuth({ verifier });
+  const auth: RequestHandler = (req, res, next) =>
+    bearer(req, res, (error?: unknown) => {
+      if (error === undefined) res.removeHeader('Connection');
+      next(error);
+    });
+  app.post('/mcp', auth, express.json({ limit: MAX_BODY_BYTES }), guarded(handlePost));
   app.get('/mcp', auth, guarded(handleSessionRequest));
   app.delete('/mcp', auth, guarded(handleSessionRequest));
   app.use((_req: IncomingMessage, res: ServerResponse) => {
@@ -317,12 +393,6 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     });
   });
   httpServer.on('error', (error) => log(`HTTP server error: ${error.message}`));
-
-  const closeSession = (id: string, session: Session, why: string): void => {
-    sessions.delete(id);
-    log(`Closed session of token "${session.tokenName}": ${why}.`);
-    session.transport.close().catch((error: unknown) => log(`Closing a session failed: ${(error as Error).message}`));
-  };
 
   // Idle sessions are closed; so are sessions whose token was revoked, whose
   // open event stream would otherwise keep them alive (the token itself is

@@ -1,4 +1,4 @@
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat, opendir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { TEMP_PREFIX } from '../files/atomic.js';
 import { isIgnoredName, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
@@ -20,9 +20,32 @@ export interface ScanResult {
   leftovers: string[];
 }
 
+/** How a folder is named in a log line. */
+function folderLabel(relDir: string): string {
+  return relDir === '' ? "the vault's top folder" : relDir;
+}
+
+/**
+ * The names in a folder that are not valid UTF-8, as Node hands them over
+ * (each bad byte becomes U+FFFD), with how many real names decode to each:
+ * such a decoded name leads to no file. Read only for a folder where a name
+ * holds U+FFFD, so ordinary folders are listed once.
+ */
+async function undecodableNames(absDir: string): Promise<Map<string, number>> {
+  const names = new Map<string, number>();
+  const raw = await readdir(absDir, { encoding: 'buffer' }).catch(() => [] as Buffer[]);
+  for (const bytes of raw) {
+    const decoded = bytes.toString('utf8');
+    if (!Buffer.from(decoded, 'utf8').equals(bytes)) names.set(decoded, (names.get(decoded) ?? 0) + 1);
+  }
+  return names;
+}
+
 /**
  * List the notes and folders of a vault. Symbolic links are neither followed
  * nor listed, so a link can never pull a file from outside into the vault.
+ * A note or folder whose name is not valid UTF-8 cannot be opened by the
+ * name Node gives it, so it is skipped with a line saying so.
  */
 export async function scanVault(
   root: string,
@@ -44,10 +67,23 @@ export async function scanVault(
       continue;
     }
     const stats: Promise<void>[] = [];
+    let undecodable: Map<string, number> | undefined;
     for await (const entry of dir) {
       if (entry.name.startsWith(TEMP_PREFIX) && entry.isFile()) leftovers.push(relDir === '' ? entry.name : `${relDir}/${entry.name}`);
       if (isIgnoredName(entry.name) || entry.isSymbolicLink()) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
+      if (entry.name.includes('\uFFFD') && (entry.isDirectory() || (entry.isFile() && isNoteFileName(entry.name)))) {
+        undecodable ??= await undecodableNames(path.join(root, relDir));
+        const left = undecodable.get(entry.name) ?? 0;
+        if (left > 0) {
+          // One skip per undecodable name; a name that truly holds U+FFFD, and decodes the same, is read as usual.
+          undecodable.set(entry.name, left - 1);
+          const kind = entry.isDirectory() ? 'folder' : 'file';
+          const what = entry.isDirectory() ? 'read the notes in it' : 'read it';
+          log(`Skipped a ${kind} whose name is not valid UTF-8 (shown as "${entry.name}") in ${folderLabel(relDir)}: rename it to ${what}.`);
+          continue;
+        }
+      }
       if (entry.isDirectory()) {
         folders.push(rel);
         pending.push(rel);
