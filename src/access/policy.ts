@@ -10,9 +10,13 @@ export type Scope = (typeof SCOPES)[number];
  */
 export interface AccessPolicy {
   readonly scopes: ReadonlySet<Scope>;
-  /** Vault-relative folder, no leading or trailing `/`; covers its subfolders. */
+  /**
+   * Vault-relative folder, no leading or trailing `/`, as given; covers its
+   * subfolders. It stands for one real folder, resolved against the vault's
+   * folders on every check (`boundaryFolder`).
+   */
   readonly folder?: string;
-  /** A normalised tag with its sigil (`#work`); covers its nested tags. */
+  /** A normalised tag with its sigil (`#work`); covers its nested tags and every tag that folds like it (`tagKey`). */
   readonly tag?: string;
 }
 
@@ -63,18 +67,49 @@ export function isBounded(policy: AccessPolicy): boolean {
   return policy.folder !== undefined || policy.tag !== undefined;
 }
 
-/** Whether `folder` is the boundary folder or below it (case-insensitive, whole segments). */
-export function folderInBoundary(policy: AccessPolicy, folder: string | null): boolean {
-  if (policy.folder === undefined) return true;
-  if (folder === null) return false;
-  const wanted = policy.folder.toLowerCase();
-  const actual = folder.toLowerCase();
-  return actual === wanted || actual.startsWith(`${wanted}/`);
+/**
+ * The folders of the person's vault, as the catalog knows them at this
+ * moment (folders come and go while the server runs): a folder boundary is
+ * resolved against them on every check. The `Vault` is one.
+ */
+export interface KnownFolders {
+  /**
+   * The folder a name stands for: the folder spelt exactly so, else the only
+   * one equal to it under `foldName` (full Unicode case folding); undefined
+   * when there is none, or several and none spelt exactly so.
+   */
+  findFolder(name: string): string | undefined;
 }
 
-/** Whether one of the person's own notes lies inside the connection's boundary. */
-export function noteInBoundary(policy: AccessPolicy, note: { folder: string | null; tags: readonly string[] }): boolean {
-  if (!folderInBoundary(policy, note.folder)) return false;
+/**
+ * The one real folder a folder boundary stands for now: the folder spelt as
+ * the boundary is when it exists; else the only folder that differs from it
+ * just in case; else (no such folder, or several look-alikes such as `WORK/`
+ * and `work/` for `Work`) the boundary's own spelling, which then matches
+ * nothing until a folder of exactly that name exists (create_note makes it).
+ * Without `known`, only the exact spelling. Undefined without a folder
+ * boundary. Pure: a function of the policy and the folders known now.
+ */
+export function boundaryFolder(policy: AccessPolicy, known?: KnownFolders): string | undefined {
+  if (policy.folder === undefined) return undefined;
+  return known?.findFolder(policy.folder) ?? policy.folder;
+}
+
+/**
+ * Whether `folder` (a note's real folder, as on disk) is the boundary's one
+ * real folder (`boundaryFolder`) or below it, by whole segments. A look-alike
+ * of the boundary folder is never inside it.
+ */
+export function folderInBoundary(policy: AccessPolicy, folder: string | null, known?: KnownFolders): boolean {
+  const boundary = boundaryFolder(policy, known);
+  if (boundary === undefined) return true;
+  if (folder === null) return false;
+  return folder === boundary || folder.startsWith(`${boundary}/`);
+}
+
+/** Whether one of the person's own notes lies inside the connection's boundary (`known`: see `folderInBoundary`). */
+export function noteInBoundary(policy: AccessPolicy, note: { folder: string | null; tags: readonly string[] }, known?: KnownFolders): boolean {
+  if (!folderInBoundary(policy, note.folder, known)) return false;
   if (policy.tag !== undefined && !noteHasTag(note.tags, [policy.tag])) return false;
   return true;
 }
@@ -85,8 +120,8 @@ export function sharedNotesVisible(policy: AccessPolicy): boolean {
 }
 
 /** Whether a folder may be named to this connection (list_folders, a folder filter). */
-export function folderVisible(policy: AccessPolicy, folder: string, holdsInBoundaryNote: boolean): boolean {
-  if (!folderInBoundary(policy, folder)) return false;
+export function folderVisible(policy: AccessPolicy, folder: string, holdsInBoundaryNote: boolean, known?: KnownFolders): boolean {
+  if (!folderInBoundary(policy, folder, known)) return false;
   // Under a tag boundary only folders with an in-boundary note are shown, so
   // that folder names of other work cannot leak.
   if (policy.tag !== undefined) return holdsInBoundaryNote;

@@ -4,14 +4,27 @@ import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnl
 import { extractTags } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
-import type { UpdateRequest, Vault } from '../vault/vault.js';
-import { folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
+import { folderOf } from '../vault/parse.js';
+import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
+import { folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
-/** Append the boundary tag to a new note's text when the text lacks it. Pure. */
+/**
+ * A new note's text with the boundary tag counted in it: as given when it
+ * has the tag, else with the tag appended as a last paragraph. Text that
+ * leaves a block open (a code fence, `<pre>`, `<script>`, an HTML comment)
+ * would swallow an appended tag, so the tag then goes first instead; if it
+ * still would not count, the create is refused. Pure.
+ */
 export function withBoundaryTag(body: string, tag: string | undefined): string {
-  if (tag === undefined || noteHasTag(extractTags(body), [tag])) return body;
+  if (tag === undefined) return body;
+  const counts = (text: string): boolean => noteHasTag(extractTags(text), [tag]);
+  if (counts(body)) return body;
   if (body.trim() === '') return tag;
-  return `${body.replace(/\s+$/u, '')}\n\n${tag}`;
+  const appended = `${body.replace(/\s+$/u, '')}\n\n${tag}`;
+  if (counts(appended)) return appended;
+  const prepended = `${tag}\n\n${body}`;
+  if (counts(prepended)) return prepended;
+  throw new InvalidInputError(`This connection is limited to the tag ${tag}, and the text would hide it (it leaves a block open); put ${tag} where it counts as a tag.`);
 }
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
@@ -99,11 +112,23 @@ export class VaultView {
     return this.indexes.semantic?.embedderId;
   }
 
-  /** Progress while notes are still being embedded; undefined once every note is. */
+  /**
+   * Progress while notes this connection sees are still being embedded;
+   * undefined once every one is. A bounded connection is told of its own
+   * notes alone: the vault's count is none of its business.
+   */
   embeddingProgress(): EmbeddingProgress | undefined {
-    const progress = this.indexes.semantic?.progress();
-    if (!progress || progress.ready) return undefined;
-    return { embedded: progress.embedded, total: progress.total };
+    const semantic = this.indexes.semantic;
+    const progress = semantic?.progress();
+    if (!semantic || !progress || progress.ready) return undefined;
+    if (!isBounded(this.policy)) return { embedded: progress.embedded, total: progress.total };
+    let embedded = 0;
+    let total = 0;
+    for (const record of this.ownNotes()) {
+      total++;
+      if (semantic.isEmbedded(record.id)) embedded++;
+    }
+    return embedded === total ? undefined : { embedded, total };
   }
 
   /** Notes closest in meaning to `query`, among those this connection sees. */
@@ -117,10 +142,9 @@ export class VaultView {
     if (!this.find(id)) throw new NoteNotFoundError();
     const semantic = this.semanticIndex();
     if (!semantic.isEmbedded(id)) {
-      const { embedded, total } = semantic.progress();
-      throw new DexiError(
-        `That note has not been embedded yet (${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} notes done); try again in a minute, or use semantic_search with its title.`,
-      );
+      const progress = this.embeddingProgress();
+      const done = progress ? ` (${progress.embedded.toLocaleString('en')} of ${progress.total.toLocaleString('en')} notes done)` : '';
+      throw new DexiError(`That note has not been embedded yet${done}; try again in a minute, or use semantic_search with its title.`);
     }
     const hits = await semantic.similar(id, size, (other) => other !== id && this.find(other) !== undefined);
     return this.visibleHits(hits);
@@ -148,13 +172,14 @@ export class VaultView {
   async assertReady(what = 'The vault is still being read'): Promise<void> {
     if (await this.own.whenReady(READY_WAIT_MS)) return;
     const { done, total, phase } = this.own.progress;
-    const where = phase === 'reading' && total > 0 ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
+    // How far the read is counts the whole vault: only a connection that sees all of it is told.
+    const where = phase === 'reading' && total > 0 && !isBounded(this.policy) ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
     throw new NotReadyError(`${what}${where}; try again in a few seconds.`);
   }
 
   /** Whether a note of the person's own vault is visible. */
   seesOwn(record: NoteRecord): boolean {
-    return noteInBoundary(this.policy, record);
+    return noteInBoundary(this.policy, record, this.own);
   }
 
   /** The person's own in-boundary notes: the personal views (tags, folders, reviews, filters). */
@@ -208,8 +233,20 @@ export class VaultView {
    */
   visibilityTest(vault: Vault): ((id: string) => boolean) | undefined {
     if (vault === this.own && !isBounded(this.policy)) return undefined;
-    return (id) => this.canSee(vault, id);
+    // The same function while the visible set can only change with the
+    // notes: an index keeps what it works out for one visible set (its
+    // ranking statistics) by this function until its notes change. A folder
+    // appearing or going can change what a folder boundary means (look-alike
+    // folders), so that makes a new one.
+    const folders = this.own.folderChanges;
+    const kept = this.visibilityTests.get(vault);
+    if (kept && kept.folders === folders) return kept.test;
+    const test = (id: string): boolean => this.canSee(vault, id);
+    this.visibilityTests.set(vault, { test, folders });
+    return test;
   }
+
+  private readonly visibilityTests = new Map<Vault, { test: (id: string) => boolean; folders: number }>();
 
   /** A note of a given vault if this connection may see it. */
   visibleIn(vault: Vault, id: string): VisibleNote | undefined {
@@ -278,10 +315,23 @@ export class VaultView {
     return this.own.setFrontmatter(id, updates, this.admitOwn);
   }
 
-  delete(id: string): Promise<NoteRecord> {
+  /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */
+  delete(id: string): Promise<Deleted> {
     this.writable(id);
-    return this.own.delete(id, this.admitOwn);
+    return this.own.delete(id, this.admitOwn, this.admitAttachment);
   }
+
+  /**
+   * An attachment is inside the boundary when its folder is inside the
+   * boundary folder; under a tag boundary (attachments have no tags), when it
+   * lies in its note's own folder or below it.
+   */
+  private readonly admitAttachment = (attachmentPath: string, note: NoteRecord): boolean => {
+    const folder = folderOf(attachmentPath);
+    if (!folderInBoundary(this.policy, folder, this.own)) return false;
+    if (this.policy.tag === undefined || note.folder === null) return true;
+    return folder !== null && (folder === note.folder || folder.startsWith(`${note.folder}/`));
+  };
 
   private teammateOf(id: string): Vault {
     const vault = this.teammates.find((candidate) => candidate.get(id) !== undefined);
@@ -300,17 +350,10 @@ export class VaultView {
     const folders = new Map<string, number>();
     for (const folder of this.own.folders()) {
       const count = counts.get(folder) ?? 0;
-      if (folderVisible(this.policy, folder, count > 0)) folders.set(folder, count);
+      if (folderVisible(this.policy, folder, count > 0, this.own)) folders.set(folder, count);
     }
     // A note may sit in a folder the scan has not reported yet (watcher lag).
-    for (const [folder, count] of counts) if (!folders.has(folder) && folderVisible(this.policy, folder, true)) folders.set(folder, count);
+    for (const [folder, count] of counts) if (!folders.has(folder) && folderVisible(this.policy, folder, true, this.own)) folders.set(folder, count);
     return { folders, unfiled };
-  }
-
-  /** The canonical name of a visible folder given in any case. */
-  findFolder(name: string): string | undefined {
-    const wanted = name.replace(/^\/+|\/+$/g, '').toLowerCase();
-    for (const folder of this.folderCounts().folders.keys()) if (folder.toLowerCase() === wanted) return folder;
-    return undefined;
   }
 }

@@ -150,10 +150,43 @@ export function parseFrontmatter(yaml: string | null): ParsedFrontmatter {
 
 type Quoting = 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | undefined;
 
-/** One `key: value` entry as YAML text ending in a newline, at the top level; a string in `quoting` if given. */
-function serializeEntry(key: string, value: unknown, eol: LineEnding, quoting?: Quoting): string {
+function renderEntry(key: string, value: unknown, eol: LineEnding, quoting: Quoting): string {
   const options = { lineWidth: 0, flowCollectionPadding: false, ...(quoting ? { defaultStringType: quoting, defaultKeyType: 'PLAIN' as const } : {}) };
   return withLineEnding(stringify({ [key]: value }, options), eol);
+}
+
+/** Whether `text`, parsed on its own, is exactly the one entry `key: value`. */
+function entryReadsAs(text: string, key: string, value: unknown): boolean {
+  const parsed = parseFrontmatter(text);
+  return parsed.ok && Object.keys(parsed.data).length === 1 && isDeepStrictEqual(normalise(parsed.data[key]), normalise(value));
+}
+
+/** A key that YAML reads as itself when written bare. */
+const BARE_KEY = /^[A-Za-z_][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*$/;
+
+/**
+ * `text` as a one-line double-quoted YAML scalar: JSON's escaping (which YAML
+ * reads the same way), plus `\u` escapes for the characters YAML does not
+ * allow as they are (C1 controls, line and paragraph separators, BOM,
+ * non-characters). It never spans lines and every character comes back.
+ */
+function doubleQuoted(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufff0-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * One `key: value` entry as YAML text ending in a newline, at the top level; a
+ * string in `quoting` if given. The text is read back: where the serializer's
+ * choice would not give the value again (a block scalar of spaces only, a
+ * folded double-quoted string, a carriage return that the file's line ending
+ * would rewrite), a string is written as a one-line double-quoted scalar
+ * instead, which holds any characters exactly.
+ */
+function serializeEntry(key: string, value: unknown, eol: LineEnding, quoting?: Quoting): string {
+  const text = renderEntry(key, value, eol, quoting);
+  if (typeof value !== 'string' || entryReadsAs(text, key, value)) return text;
+  const quoted = `${BARE_KEY.test(key) ? key : doubleQuoted(key)}: ${doubleQuoted(value)}${eol}`;
+  return entryReadsAs(quoted, key, value) ? quoted : text;
 }
 
 /** How the person quoted a scalar on this line (`key: "…"`), so that a new string is written the same way. */
@@ -309,7 +342,10 @@ function withEol(lines: string[], eol: LineEnding): string[] {
  * change what the entry parses to, it goes on a line of its own above it.
  */
 function entryLines(key: string, value: unknown, indent: number, comment: string, eol: LineEnding, quoting?: Quoting): string[] {
-  const lines = serializeEntry(key, value, '\n', typeof value === 'string' ? quoting : undefined).replace(/\n$/, '').split('\n');
+  // Serialized in the file's own line ending, so that the read-back check sees what will be written; then cut into lines at `\n`.
+  const lines = serializeEntry(key, value, eol, typeof value === 'string' ? quoting : undefined)
+    .split(eol)
+    .slice(0, -1);
   if (comment !== '') {
     const withComment = [`${lines[0] ?? ''}${comment}`, ...lines.slice(1)];
     const parsed = parseFrontmatter(`${withComment.join('\n')}\n`);
@@ -400,6 +436,67 @@ function editDocument(doc: Document, path: string[], updates: [string, unknown][
 }
 
 /**
+ * An edit that would write a file which does not read back as the
+ * frontmatter and body it was built from. Nothing is written; the message is
+ * a plain sentence, which the vault model hands on to the assistant.
+ */
+export class FrontmatterLayoutError extends Error {
+  constructor(reason: string) {
+    super(`The note was left as it was: ${reason}.`);
+    this.name = 'FrontmatterLayoutError';
+  }
+}
+
+const LAYOUT_REASON = 'written this way, its frontmatter and its body would not read back apart as they were meant';
+
+/** Whether splitting `content` gives exactly this block text (null: none) and this body. */
+function splitsAs(content: string, yaml: string | null, body: string): boolean {
+  const split = splitFrontmatter(content);
+  return split.yaml === yaml && split.body === body;
+}
+
+/**
+ * A note's head: everything before its body. That is its frontmatter block,
+ * from the opening fence to the end of the closing fence's line (with no line
+ * break when the fence is the file's last byte), or else a byte-order mark or
+ * nothing.
+ */
+export function headOf(source: string, split: SplitNote = splitFrontmatter(source)): string {
+  return source.slice(0, split.bodyStart);
+}
+
+/**
+ * The file made of a head (see headOf) and a body, built so that splitting it
+ * again gives exactly the head's block and exactly `body`: this is the one
+ * place where a note's frontmatter and body are put together, so that no body
+ * can ever become frontmatter, whatever bytes the head ends with.
+ *
+ * - A closing fence that is the head's last byte gets a line break before a
+ *   body follows: `\n` after a carriage return (making the CRLF it lacked),
+ *   else the file's own line ending. An empty body adds nothing.
+ * - A head without a block whose body would read as one (a `---` line, a
+ *   `---` or `...` line later), or would lose a leading byte-order mark on
+ *   reading, gets an empty block first (`---`, `---`), which keeps all of it
+ *   body; no key is added.
+ * - Anything else that would not read back as meant (a head that is not a
+ *   whole head, a block whose YAML holds a fence line) throws
+ *   FrontmatterLayoutError, and nothing is to be written.
+ */
+export function joinNote(head: string, body: string, eol: LineEnding): string {
+  const own = splitFrontmatter(head);
+  if (own.body !== '') throw new FrontmatterLayoutError(LAYOUT_REASON);
+  let start = head;
+  if (own.yaml !== null && body !== '' && !head.endsWith('\n')) start += head.endsWith('\r') ? '\n' : eol;
+  const joined = start + body;
+  if (splitsAs(joined, own.yaml, body)) return joined;
+  if (own.yaml === null) {
+    const guarded = `${head}---${eol}---${eol}${body}`;
+    if (splitsAs(guarded, '', body)) return guarded;
+  }
+  throw new FrontmatterLayoutError(LAYOUT_REASON);
+}
+
+/**
  * Set (or, with `undefined`, remove) top-level keys of a note's frontmatter
  * and return the whole new file. Only the lines of the keys being changed are
  * rewritten: comments (a trailing comment on a rewritten line too), quoting,
@@ -410,24 +507,38 @@ function editDocument(doc: Document, path: string[], updates: [string, unknown][
  * the frontmatter, except `id`, which goes first. A file without a block
  * gets one. Every line written uses the file's line ending.
  *
- * The result is parsed again and compared with what was intended; if the
- * line edit could not express the change faithfully (unusual layouts), the
- * YAML Document API does it instead, which keeps the comments attached to the
- * nodes it keeps.
+ * The file is split once into its head and its body; the head alone is
+ * edited (editedHead) and the body put back after it by joinNote, so that the
+ * new file splits into exactly the new block and exactly the old body.
  */
 export function setFrontmatterKeys(source: string, updates: Record<string, unknown>): string {
   const split = splitFrontmatter(source);
+  return joinNote(editedHead(source, split, updates), split.body, split.eol);
+}
+
+/**
+ * The head (see headOf) of `source` with these top-level keys set or removed,
+ * as setFrontmatterKeys describes. The new YAML is parsed again and compared
+ * with what was intended; if the line edit could not express the change
+ * faithfully (unusual layouts), the YAML Document API does it instead, which
+ * keeps the comments attached to the nodes it keeps. Should that not read back
+ * as intended either (or be over the length a block is read at,
+ * MAX_FRONTMATTER_LENGTH, when the note would turn into all body), it throws
+ * FrontmatterLayoutError rather than hand back a block that reads otherwise.
+ */
+export function editedHead(source: string, split: SplitNote, updates: Record<string, unknown>): string {
   const { eol } = split;
   const entries = Object.entries(updates);
 
   if (split.yaml === null) {
-    const block = entries
+    const yaml = entries
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => serializeEntry(key, value, eol))
       .join('');
+    assertReadsAs(yaml, Object.fromEntries(entries.filter(([, value]) => value !== undefined)));
     // A byte-order mark stays the file's first character, before the new block.
     const bom = source.startsWith('\uFEFF') ? '\uFEFF' : '';
-    return `${bom}---${eol}${block}---${eol}${source.slice(bom.length)}`;
+    return `${bom}---${eol}${yaml}---${eol}`;
   }
 
   const before = parseFrontmatter(split.yaml);
@@ -443,16 +554,30 @@ export function setFrontmatterKeys(source: string, updates: Record<string, unkno
     if (value === undefined) delete expected[key];
     else expected[key] = value;
   }
-  const after = parseFrontmatter(yaml);
-  if (!after.ok || !isDeepStrictEqual(normalise(after.data), normalise(expected))) {
+  if (!readsAs(yaml, expected)) {
     const doc = parseDocument(split.yaml);
     editDocument(doc, [], entries, before.data);
     yaml = withLineEnding(doc.toString({ lineWidth: 0, flowCollectionPadding: false }), eol);
+    assertReadsAs(yaml, expected);
   }
-  return source.slice(0, split.yamlStart) + yaml + source.slice(split.yamlEnd);
+  return source.slice(0, split.yamlStart) + yaml + source.slice(split.yamlEnd, split.bodyStart);
+}
+
+/** Whether a block's YAML parses to exactly `expected` (as JSON sees it). */
+function readsAs(yaml: string, expected: FrontmatterData): boolean {
+  const parsed = parseFrontmatter(yaml);
+  return parsed.ok && isDeepStrictEqual(normalise(parsed.data), normalise(expected));
+}
+
+function assertReadsAs(yaml: string, expected: FrontmatterData): void {
+  const parsed = parseFrontmatter(yaml);
+  if (!parsed.ok) throw new FrontmatterLayoutError(`its new frontmatter would not be read back (${parsed.reason})`);
+  if (!isDeepStrictEqual(normalise(parsed.data), normalise(expected))) {
+    throw new FrontmatterLayoutError('its frontmatter could not be written so that it reads back as the keys that were meant');
+  }
 }
 
 /** Compare parsed data as JSON would see it (key order ignored by isDeepStrictEqual). */
-function normalise(data: FrontmatterData): unknown {
-  return JSON.parse(JSON.stringify(data)) as unknown;
+function normalise(data: unknown): unknown {
+  return data === undefined ? undefined : (JSON.parse(JSON.stringify(data)) as unknown);
 }

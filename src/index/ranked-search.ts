@@ -79,8 +79,32 @@ interface DocumentTable {
   lengths: Float64Array;
 }
 
+/**
+ * The ranking statistics of the notes one connection sees: BM25's note
+ * count and average field lengths, and which notes count at all. Scores
+ * worked out over them are the scores of an index holding only those notes,
+ * so a ranking never tells what lies outside (issue 15: a vault-wide
+ * statistic let the order of two probe notes say whether a word occurs
+ * outside the boundary).
+ */
+interface VisibleStatistics {
+  /** The index changes it was made for. */
+  version: number;
+  /** 1 for a note the connection sees, by short id. */
+  visible: Uint8Array;
+  documentCount: number;
+  averageFieldLength: number[];
+}
+
 export class RankedMiniSearch<T> extends MiniSearch<T> {
   private table: DocumentTable | undefined;
+  /** Counts changes: visible statistics made before the last one are stale. */
+  private version = 0;
+  /**
+   * By visibility test (one function per connection and vault, kept for its
+   * life): rebuilt on the first search after a change, O(notes).
+   */
+  private readonly visibleStatistics = new WeakMap<(id: string) => boolean, VisibleStatistics>();
   private readonly fieldNames: readonly string[];
 
   constructor(options: Options<T>) {
@@ -94,18 +118,21 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
   }
 
   override add(document: T): void {
+    this.version++;
     super.add(document);
     const shortId = this._idToShortId.get(this._options.extractField(document, this._options.idField));
     if (this.table && shortId !== undefined) this.placeInTable(this.table, shortId);
   }
 
   override discard(id: unknown): void {
+    this.version++;
     const shortId = this._idToShortId.get(id);
     super.discard(id);
     if (this.table && shortId !== undefined) this.table.live[shortId] = 0;
   }
 
   override remove(document: T): void {
+    this.version++;
     const shortId = this._idToShortId.get(this._options.extractField(document, this._options.idField));
     super.remove(document);
     if (this.table && shortId !== undefined) this.table.live[shortId] = 0;
@@ -113,14 +140,20 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
 
   /**
    * How many notes passing `visible` (every note when it is undefined)
-   * contain at least one of `terms`, and the best `limit` of them. `terms`
-   * are the query's words, already tokenised and normalised as the index
-   * was; each occurrence counts, as in MiniSearch, where a repeated word
-   * adds its score twice.
+   * contain at least one of `terms`, and the best `limit` of them, scored as
+   * an index of those notes alone would score them. `terms` are the query's
+   * words, already tokenised and normalised as the index was; each
+   * occurrence counts, as in MiniSearch, where a repeated word adds its
+   * score twice.
    */
   rank(terms: readonly string[], visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
     this.table ??= this.documentTable();
-    const { live, lengths } = this.table;
+    const seen = visible === undefined ? undefined : this.statisticsFor(visible);
+    // The notes that count: every live one, or the live ones the connection sees.
+    const live = seen?.visible ?? this.table.live;
+    const { lengths } = this.table;
+    const documentCount = seen?.documentCount ?? this._documentCount;
+    const averageFieldLength = seen?.averageFieldLength ?? this._avgFieldLength;
     const fieldCount = this.fieldNames.length;
     const options = this._options.searchOptions;
     const { k, b, d } = options.bm25;
@@ -143,13 +176,13 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
           if (field.id === undefined) continue;
           const frequencies = expansion.postings.get(field.id);
           if (!frequencies) continue;
-          const matching = this._dirtCount === 0 ? frequencies.size : liveCount(live, frequencies);
-          const idf = Math.log(1 + (this._documentCount - matching + 0.5) / (matching + 0.5));
-          const average = this._avgFieldLength[field.id] ?? 1;
+          const matching = seen === undefined && this._dirtCount === 0 ? frequencies.size : liveCount(live, frequencies);
+          const idf = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
+          const average = averageFieldLength[field.id] ?? 1;
           const factor = expansion.weight * field.boost;
           const fieldId = field.id;
           frequencies.forEach((frequency, doc) => {
-            // A discarded note's postings stay until MiniSearch vacuums them.
+            // A discarded note's postings stay until MiniSearch vacuums them; an unseen note counts for nothing.
             if (live[doc] !== 1) return;
             const length = lengths[doc * fieldCount + fieldId] as number;
             const bm25 = idf * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * length) / average)));
@@ -171,13 +204,39 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
     let count = 0;
     for (const doc of touched) {
       const id = this._documentIds.get(doc) as string | undefined;
-      if (id === undefined || (visible && !visible(id))) continue;
+      if (id === undefined) continue;
       count++;
       best.push({ id, doc, score: (total[doc] as number) * Math.max(1, quality[doc] as number) });
     }
     const fieldIds = fields.map((field) => field.id);
     const hits = best.sorted().map(({ id, doc, score }) => ({ id, score, terms: matchedTerms(expansionsPerWord, fieldIds, doc) }));
     return { total: count, hits };
+  }
+
+  private statisticsFor(visible: (id: string) => boolean): VisibleStatistics {
+    const cached = this.visibleStatistics.get(visible);
+    if (cached?.version === this.version) return cached;
+    const fieldCount = this.fieldNames.length;
+    const table = (this.table ??= this.documentTable());
+    const seen = new Uint8Array(table.live.length);
+    const lengthSums = new Array<number>(fieldCount).fill(0);
+    let documentCount = 0;
+    for (const [doc, id] of this._documentIds) {
+      if (!visible(id as string)) continue;
+      seen[doc] = 1;
+      documentCount++;
+      for (let field = 0; field < fieldCount; field++) lengthSums[field] = (lengthSums[field] as number) + (table.lengths[doc * fieldCount + field] as number);
+    }
+    const statistics: VisibleStatistics = {
+      version: this.version,
+      visible: seen,
+      documentCount,
+      // Summed over the visible notes alone, in the order they were added, so
+      // that not even the last bit of a score depends on a note outside.
+      averageFieldLength: lengthSums.map((sum) => (documentCount === 0 ? 0 : sum / documentCount)),
+    };
+    this.visibleStatistics.set(visible, statistics);
+    return statistics;
   }
 
   /** The index's state; the caller must stop reading `postings` if the index changes meanwhile. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { VisibleNote } from '../access/view.js';
 import type { NoteRecord } from '../vault/note.js';
 import { formatIso } from '../vault/time.js';
-import type { fullNote, noteItem, noteItemFields } from './schemas.js';
+import type { fullNote, noteItem, noteItemFields, updatedNote } from './schemas.js';
 
 type ItemFields = z.infer<z.ZodObject<typeof noteItemFields>>;
 
@@ -36,4 +36,21 @@ export function toItem(note: VisibleNote, similarity?: number): z.infer<typeof n
 export function toFullNote(record: NoteRecord, body: string, owner?: string): z.infer<typeof fullNote> {
   const { id, title, ...rest } = baseFields(record, owner);
   return { id, title, text: body, ...rest };
+}
+
+/**
+ * What update_note tells a connection without notes:read: only what the call
+ * sent or the write set (see updatedNote). The title when this call set it and
+ * the note now has exactly that title; the text when the call replaced the body
+ * and the body is exactly the text sent (a note's own line ending, applied to
+ * the text, would make it differ: then it is left out).
+ */
+export function toWriteReceipt(record: NoteRecord, body: string, sent: { title?: string | undefined; text?: string | undefined; mode: 'replace' | 'append' }): z.infer<typeof updatedNote> {
+  // Key order as in a full note: id, title, text, then the rest.
+  return {
+    id: record.id,
+    ...(sent.title !== undefined && record.title === sent.title ? { title: sent.title } : {}),
+    ...(sent.mode === 'replace' && sent.text !== undefined && body === sent.text ? { text: body } : {}),
+    updated: formatIso(new Date(record.updatedMs)),
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { VisibleNote } from '../access/view.js';
+import { foldMatches, resolveName } from '../files/names.js';
 import { FolderNotFoundError, InvalidInputError } from '../vault/errors.js';
 import { SOURCES } from '../vault/note.js';
 import { noteHasTag, tagFilterCandidates } from '../vault/tags.js';
@@ -24,6 +25,29 @@ export function newestFirst(key: 'createdMs' | 'updatedMs') {
     b.record[key] - a.record[key] || (a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0);
 }
 
+/**
+ * The folder a `folder` filter names, among the folders this connection
+ * sees: the folder spelt exactly so, else the only one that differs from it
+ * just in case (full Unicode case folding, `foldName`). A name that several
+ * visible folders match and none spells exactly (`WORK` with `Work/` and
+ * `work/` on a case-sensitive file system) is refused, naming them, rather
+ * than one of them picked; a name none matches is "Folder not found". Only
+ * visible folders are resolved against and named, so folders outside the
+ * boundary change nothing here. Pure.
+ */
+export function resolveFolderFilter(name: string, visibleFolders: readonly string[]): string {
+  const wanted = name.replace(/^\/+|\/+$/g, '');
+  const folder = resolveName(wanted, visibleFolders);
+  if (folder !== undefined) return folder;
+  const candidates = foldMatches(wanted, visibleFolders).sort();
+  if (candidates.length < 2) throw new FolderNotFoundError(name);
+  const listed = candidates.map((candidate) => `"${candidate}"`);
+  const last = listed.pop() as string;
+  throw new InvalidInputError(
+    `The folder name "${name}" could mean ${listed.join(', ')} or ${last}, which differ only in case; give the name exactly as list_folders shows it.`,
+  );
+}
+
 export const listNotesTool = defineTool({
   name: 'list_notes',
   title: 'List notes',
@@ -39,7 +63,7 @@ export const listNotesTool = defineTool({
     size: intParam('size', 1, 50, 10, 'Items per page, 1 to 50.'),
     source: choice('source', ['all', ...SOURCES] as const, 'Only notes of this kind: all, bookmark, email, feed or note.').optional().default('all'),
     tag: text('tag', { min: 1, max: 200, description: 'Only notes with this tag: "#hashtag", "@mention", or a bare word matching either. #ml also matches nested tags like #ml/papers.' }).optional(),
-    folder: text('folder', { min: 1, max: 1000, description: 'Only notes directly inside this folder (name as list_folders gives it, any case), or "unfiled" for notes at the top level.' }).optional(),
+    folder: text('folder', { min: 1, max: 1000, description: 'Only notes directly inside this folder (name as list_folders gives it; any case, unless folders differ only in case), or "unfiled" for notes at the top level.' }).optional(),
     period: choice('period', ['today', 'yesterday', 'week'] as const, 'Only notes whose sort timestamp falls today, yesterday (calendar days, server time zone) or in the last 7 days.').optional(),
     sort: choice('sort', ['created', 'updated'] as const, 'Order newest first by created (default) or updated time; period filters on the same timestamp.').optional().default('created'),
   }),
@@ -55,8 +79,7 @@ export const listNotesTool = defineTool({
     if (args.folder !== undefined) {
       if (args.folder.trim().toLowerCase() === 'unfiled') folder = null;
       else {
-        folder = view.findFolder(args.folder);
-        if (folder === undefined) throw new FolderNotFoundError(args.folder);
+        folder = resolveFolderFilter(args.folder, [...view.folderCounts().folders.keys()]);
       }
     }
     const window = args.period === undefined ? undefined : periodWindow(args.period, clock.now());

@@ -68,6 +68,18 @@ export const fullNote = z.object({
   text: z.string().describe('The full Markdown body, without the frontmatter.'),
 });
 
+/**
+ * update_note's result. A connection that may read gets the full note, like
+ * get_note. One without notes:read gets a receipt holding only what the call
+ * itself sent or the write set: the id and the new `updated` time, the title
+ * when the call set it, and the text only when the whole body is exactly the
+ * text it sent (a replace); never the note's tags, source, dates or text that
+ * came from the note itself.
+ */
+export const updatedNote = fullNote
+  .partial({ title: true, tags: true, source: true, created: true, text: true })
+  .describe('The updated note in full; without notes:read, only the id, updated, and the title and text this call sent.');
+
 export const pagedItems = z.object({
   items: z.array(noteItem),
   total: z.number().int().describe('How many notes match in all, across every page.'),

@@ -1,13 +1,37 @@
 import { z } from 'zod';
+import { tagKey } from '../vault/tags.js';
 import { choice, intParam } from './schemas.js';
 import { defineTool } from './tool.js';
 
-/** Tag usage counts, most used first, ties alphabetical. Pure. */
+/**
+ * Tag usage counts (notes per tag), most used first, ties alphabetical.
+ * Tags that fold alike (`tagKey`: `#straße` and `#strasse`) are one tag,
+ * counted once per note and shown in the spelling most notes use (ties: the
+ * first in code-unit order), as a tag filter and a tag boundary treat them.
+ * Pure.
+ */
 export function countTags(tagLists: Iterable<readonly string[]>, sigil: '#' | '@', limit: number): { tag: string; count: number }[] {
-  const counts = new Map<string, number>();
-  for (const tags of tagLists) for (const tag of tags) if (tag.startsWith(sigil)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  return [...counts]
-    .map(([tag, count]) => ({ tag, count }))
+  const byKey = new Map<string, { count: number; spellings: Map<string, number> }>();
+  for (const tags of tagLists) {
+    const counted = new Set<string>();
+    for (const tag of tags) {
+      if (!tag.startsWith(sigil)) continue;
+      const key = tagKey(tag);
+      let entry = byKey.get(key);
+      if (!entry) byKey.set(key, (entry = { count: 0, spellings: new Map() }));
+      entry.spellings.set(tag, (entry.spellings.get(tag) ?? 0) + 1);
+      if (counted.has(key)) continue;
+      counted.add(key);
+      entry.count++;
+    }
+  }
+  const shown = (spellings: Map<string, number>): string => {
+    let best: [string, number] | undefined;
+    for (const item of spellings) if (!best || item[1] > best[1] || (item[1] === best[1] && item[0] < best[0])) best = item;
+    return (best as [string, number])[0];
+  };
+  return [...byKey.values()]
+    .map(({ count, spellings }) => ({ tag: shown(spellings), count }))
     .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
     .slice(0, limit);
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { toFullNote } from './items.js';
-import { choice, fullNote, noteId, text } from './schemas.js';
+import { hasScope } from '../access/policy.js';
+import { NothingToUpdateError } from '../vault/errors.js';
+import { toFullNote, toWriteReceipt } from './items.js';
+import { choice, fullNote, noteId, text, updatedNote } from './schemas.js';
 import { defineTool } from './tool.js';
 
 export const createNoteTool = defineTool({
@@ -32,7 +34,8 @@ export const updateNoteTool = defineTool({
     'Change a note\'s title and/or body. mode "append" (safe: use it to add thoughts) adds the text at the end of the body on a new line. ' +
     'mode "replace" (the default) overwrites the entire body: read the note with get_note first, keep what should stay, and prefer append unless a rewrite was asked for. ' +
     'Frontmatter (id, review schedule, other keys) is always kept; a new title is stored without moving the file. ' +
-    'Returns the updated note in full. Errors: "Note not found"; "Nothing to update" when replace mode gets neither title nor text; ' +
+    'Returns the updated note in full (a connection without read access gets only the id, the new updated time, and the title and text it sent). ' +
+    'Errors: "Note not found"; "Nothing to update" when replace mode gets neither title nor text, or append mode no title and no (or empty) text; ' +
     'a plain refusal for a teammate\'s shared note, a note whose frontmatter the server cannot parse, or an edit that would remove the tag this connection is limited to.',
   scope: 'notes:write',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
@@ -42,13 +45,17 @@ export const updateNoteTool = defineTool({
     text: text('text', { description: 'Text to append, or the new body in replace mode; omit to keep the body.' }).optional(),
     mode: choice('mode', ['replace', 'append'] as const, 'append adds to the end; replace (default) overwrites the whole body.').optional().default('replace'),
   }),
-  output: fullNote,
+  output: updatedNote,
   async handler(args, { view }) {
+    // Asked for nothing: refused before the note is looked up, so the answer is the same for every id and nothing is written.
+    if (args.title === undefined && (args.text === undefined || (args.mode === 'append' && args.text === ''))) throw new NothingToUpdateError();
     await view.assertReady();
     const request: Parameters<typeof view.update>[1] = { mode: args.mode };
     if (args.title !== undefined) request.title = args.title;
     if (args.text !== undefined) request.text = args.text;
     const note = await view.update(args.note_id, request);
+    // A write-only connection never gets back note text it did not send.
+    if (!hasScope(view.policy, 'notes:read')) return toWriteReceipt(note.record, note.body, args);
     return toFullNote(note.record, note.body);
   },
 });
@@ -59,14 +66,15 @@ export const deleteNoteTool = defineTool({
   description:
     'Permanently delete a note file, and the record attached to it (saved page, e-mail or feed article) if it has one. Cannot be undone. ' +
     'Confirm with the person before deleting anything they did not explicitly ask to delete. ' +
-    'Returns {deleted: true, id, title}. Errors: "Note not found"; a plain refusal for a teammate\'s shared note.',
+    'Returns {deleted: true, id, title}, with attachment_kept (a sentence) when the note\'s attachment was left in place: it is removed only when it is a plain file inside this connection\'s boundary, outside dot-folders, not reached through a link, and not a note. ' +
+    'Errors: "Note not found"; a plain refusal for a teammate\'s shared note.',
   scope: 'notes:write',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input: z.object({ note_id: noteId('The id of one of your own notes.') }),
-  output: z.object({ deleted: z.literal(true), id: z.string(), title: z.string() }),
+  output: z.object({ deleted: z.literal(true), id: z.string(), title: z.string(), attachment_kept: z.string().optional() }),
   async handler(args, { view }) {
     await view.assertReady();
-    const record = await view.delete(args.note_id);
-    return { deleted: true as const, id: record.id, title: record.title };
+    const { record, attachmentKept } = await view.delete(args.note_id);
+    return { deleted: true as const, id: record.id, title: record.title, ...(attachmentKept === undefined ? {} : { attachment_kept: attachmentKept }) };
   },
 });

@@ -1,6 +1,7 @@
+import { FoldedNameSet } from '../files/names.js';
 import { noteDates } from './dates.js';
 import type { GitHistory } from './git-history.js';
-import { pathId } from './identity.js';
+import { pathId, teammateNoteId } from './identity.js';
 import { isIgnoredPath } from './ignore.js';
 import type { NoteRecord } from './note.js';
 import { folderOf } from './parse.js';
@@ -20,7 +21,7 @@ export class Catalog {
   private readonly idByHash = new Map<string, string>();
   /** Notes whose file went, by content hash, oldest first: a new path with the same content is the same note, moved. */
   private readonly recentlyGone = new Map<string, { id: string; at: number }>();
-  private readonly folderSet = new Set<string>();
+  private readonly folderSet = new FoldedNameSet();
   private git: GitHistory | undefined;
 
   /** `owner` namespaces a teammate's vault's path ids. */
@@ -43,16 +44,27 @@ export class Catalog {
     return id === undefined ? undefined : this.records.get(id);
   }
 
+  /** Counts changes to the set of folders (a folder boundary's meaning can change only with it). */
+  get folderChanges(): number {
+    return this.folderSet.changes;
+  }
+
   /** Every folder, empty ones too, vault-relative. */
   folders(): string[] {
     return [...this.folderSet].sort();
   }
 
-  /** The canonical spelling of a folder given in any case, if it exists. */
+  /**
+   * The folder a name stands for: the folder spelt exactly so, else the only
+   * one that differs from it just in case (full Unicode case folding,
+   * `foldName`); undefined when there is none, or several and none spelt
+   * exactly so. Never one look-alike of several (`Work/`, `WORK/`, `work/` on
+   * a case-sensitive file system). Constant time: the set keeps its names
+   * grouped by folded key.
+   */
   findFolder(name: string): string | undefined {
-    const wanted = name.replace(/^\/+|\/+$/g, '').toLowerCase();
-    for (const folder of this.folderSet) if (folder.toLowerCase() === wanted) return folder;
-    return undefined;
+    const trimmed = name.startsWith('/') || name.endsWith('/') ? name.replace(/^\/+|\/+$/g, '') : name;
+    return this.folderSet.resolve(trimmed);
   }
 
   setFolders(folders: readonly string[]): void {
@@ -115,6 +127,17 @@ export class Catalog {
     if (!gone || Date.now() - gone.at >= MOVE_MEMORY_MS || this.records.has(gone.id)) return undefined;
     this.recentlyGone.delete(hash);
     return gone.id;
+  }
+
+  /**
+   * The id a note whose frontmatter says `id` has here: that id in the
+   * person's own vault; in a teammate's, an id of its own derived from the
+   * owner and that id, so that a teammate's note can never stand for one of
+   * the person's notes (a note copied between the vaults keeps its
+   * frontmatter id in both).
+   */
+  noteIdOf(frontmatterId: string): string {
+    return this.owner === '' ? frontmatterId : teammateNoteId(this.owner, frontmatterId);
   }
 
   /** The note's path id, or the next candidate when a note moved away from this path still holds it. */

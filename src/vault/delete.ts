@@ -1,7 +1,7 @@
 import type { BigIntStats, Stats } from 'node:fs';
 import { lstat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { inLinkedFolder, resolveInside } from '../files/paths.js';
+import { inLinkedFolder } from '../files/paths.js';
 import type { Catalog } from './catalog.js';
 import { NoteNotFoundError, ReadOnlyNoteError } from './errors.js';
 import { isNoteFileName } from './ignore.js';
@@ -28,13 +28,50 @@ export interface DeleteParts {
 }
 
 /**
+ * The connection's say over a note's attachment: whether the file at this
+ * vault path lies inside its boundary, decided for the note being deleted.
+ */
+export type AdmitAttachment = (attachmentPath: string, note: NoteRecord) => boolean;
+
+/** What `delete_note` did: the note removed, and why its attachment was kept, if it was. */
+export interface Deleted {
+  record: NoteRecord;
+  attachmentKept?: string;
+}
+
+/**
+ * Why an `attachment:` value cannot name a file `delete_note` may remove,
+ * by its text alone, or its vault path when it can. Pure.
+ * It must be a vault-relative path, with no `..`, no dot-folder or dot-file
+ * (`.git/`, `.dexi/`, `.obsidian/`, `.env`) and not a note.
+ */
+export function attachmentPathProblem(attachment: string): { problem: string } | { path: string } {
+  const text = attachment.replace(/\\/g, '/');
+  if (text.includes('\0') || text.trim() === '') return { problem: 'it is not a file name' };
+  if (text.startsWith('/') || /^[A-Za-z]:/.test(text)) return { problem: 'it is not a path inside the vault' };
+  const segments = text.split('/').filter((segment) => segment !== '' && segment !== '.');
+  if (segments.length === 0) return { problem: 'it is not a file name' };
+  if (segments.includes('..')) return { problem: 'it leads out of its folder' };
+  if (segments.some((segment) => segment.startsWith('.'))) return { problem: 'it is inside a dot-folder or is a dot-file' };
+  const vaultPath = segments.join('/');
+  if (isNoteFileName(segments[segments.length - 1] as string)) return { problem: 'it is a note' };
+  return { path: vaultPath };
+}
+
+/**
  * `delete_note` under the note's lock, on the note the catalog had at
  * `seen.path`: delete its file and its attachment, and take it out of the
  * catalog. Answers 'retry' when the note moved or another program is
  * writing the file, 'missing' when there is no plain file there to delete.
  * The caller announces the removal.
  */
-export async function deleteNoteFile(parts: DeleteParts, id: string, seen: NoteRecord, admit: Admit | undefined): Promise<NoteRecord | 'retry' | 'missing'> {
+export async function deleteNoteFile(
+  parts: DeleteParts,
+  id: string,
+  seen: NoteRecord,
+  admit: Admit | undefined,
+  admitAttachment: AdmitAttachment | undefined,
+): Promise<Deleted | 'retry' | 'missing'> {
   const { catalog, files } = parts;
   const current = catalog.get(id);
   if (!current) throw new NoteNotFoundError();
@@ -59,20 +96,41 @@ export async function deleteNoteFile(parts: DeleteParts, id: string, seen: NoteR
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     return 'missing';
   }
-  if (current.attachment) await deleteAttachment(parts, current);
   catalog.unplace(current);
-  return current;
+  if (current.attachment === undefined) return { record: current };
+  const kept = await deleteAttachment(parts, current, current.attachment, admitAttachment);
+  if (kept === undefined) return { record: current };
+  parts.log(`Kept attachment ${JSON.stringify(current.attachment)} of ${current.path}: ${kept}.`);
+  return { record: current, attachmentKept: `Its attachment ${current.attachment} was kept: ${kept}.` };
 }
 
-async function deleteAttachment(parts: DeleteParts, record: NoteRecord): Promise<void> {
-  const attachment = record.attachment as string;
+/**
+ * Remove a deleted note's attachment, or say why it stays: only a plain,
+ * writable, non-note file at a vault path reached through real folders
+ * alone (no link anywhere on the way, the file itself no link), outside
+ * dot-folders, that the connection's boundary admits.
+ */
+async function deleteAttachment(parts: DeleteParts, note: NoteRecord, attachment: string, admit: AdmitAttachment | undefined): Promise<string | undefined> {
+  const named = attachmentPathProblem(attachment);
+  if ('problem' in named) return named.problem;
+  if (admit && !admit(named.path, note)) return 'it is outside what this connection may change';
+  let at = parts.root;
+  const segments = named.path.split('/');
   try {
-    const abs = await resolveInside(parts.root, attachment);
-    const info = await lstat(abs);
-    // Another note is never deleted as an attachment, nor is anything that is not a plain file, nor a file the person made read-only.
-    if (!info.isFile() || isNoteFileName(path.basename(abs)) || (info.mode & 0o222) === 0) return;
-    await unlink(abs);
+    for (const [i, segment] of segments.entries()) {
+      at = path.join(at, segment);
+      const info = await lstat(at);
+      if (info.isSymbolicLink()) return 'it is reached through a link';
+      const last = i === segments.length - 1;
+      if (!last && !info.isDirectory()) return 'it is not a file';
+      if (last && !info.isFile()) return 'it is not a plain file';
+      if (last && (info.mode & 0o222) === 0) return 'it is read-only';
+    }
+    await unlink(at);
+    return undefined;
   } catch (error) {
-    parts.log(`Kept attachment ${attachment} of ${record.path}: ${(error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'there is no such file';
+    return `it could not be removed (${code ?? (error as Error).message})`;
   }
 }

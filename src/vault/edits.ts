@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import { appendParagraph, withLineEnding } from '../files/body-edit.js';
-import { parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../files/frontmatter.js';
+import { editedHead, FrontmatterLayoutError, headOf, joinNote, parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../files/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
+import { DexiError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { formatIso } from './time.js';
 
 export interface EditRequest {
@@ -30,6 +32,22 @@ function stampLike(previous: unknown, now: Date): string {
 }
 
 /**
+ * Whether an update asks for nothing (the contract's "Nothing to update"): no
+ * title, and no text in replace mode, or no text or an empty one in append
+ * mode (an empty append would only move `updated`, and hand back a body the
+ * caller did not send).
+ */
+export function asksForNothing(request: EditRequest): boolean {
+  if (request.title !== undefined) return false;
+  return request.text === undefined || (request.mode === 'append' && request.text === '');
+}
+
+/** A FrontmatterLayoutError as the domain error an assistant reads, word for word; anything else as it is. */
+function asDomainError(error: unknown): unknown {
+  return error instanceof FrontmatterLayoutError ? new DexiError(error.message) : error;
+}
+
+/**
  * A note's file after an `update_note`, from its current content. Pure.
  *
  * Only what was asked changes, plus the bookkeeping the contract names: the
@@ -37,23 +55,30 @@ function stampLike(previous: unknown, now: Date): string {
  * when a title is given, and the note's own `updated` key (or `modified`,
  * `date modified`) if it has one. No key the note did not have is added.
  *
- * The frontmatter block is edited on its own and the body put after it, never
- * joined and split again: so a body that itself begins with `---` (a replace
- * text, or a note whose closing fence is its last byte) can never be read back
- * as frontmatter. Where the new body would read as a block on a note without
- * one, an empty block is put first to keep it body.
+ * The file is split once into its head (the frontmatter block, or a
+ * byte-order mark, or nothing) and its body. The head alone is edited and the
+ * new body put after it by joinNote, never joined and split again as one
+ * text: whatever the file ends with (a closing fence as its last byte, a
+ * stray `\r`, trailing spaces) and whatever the body holds (`---` lines), the
+ * body can never become frontmatter. On a note without a block, a body that
+ * would read as one gets an empty block before it.
+ *
+ * The invariant is checked on the result before anything is written: split
+ * again, the file gives exactly the intended frontmatter (the old keys, plus
+ * the ones set) and exactly the intended body; otherwise the edit is refused
+ * with a plain sentence.
  */
 export function editedContent(content: string, request: EditRequest, now: Date): EditedNote {
+  if (asksForNothing(request)) throw new NothingToUpdateError();
   const split = splitFrontmatter(content);
   const { eol } = split;
   const parsed = parseFrontmatter(split.yaml);
-  if (!parsed.ok) throw new Error('Refusing to edit a note whose frontmatter is not valid YAML.');
-  const oldBody = split.body;
+  if (!parsed.ok) throw new ReadOnlyNoteError('The server leaves this note alone because its frontmatter is not valid YAML; fix it in an editor first.');
 
-  let body = oldBody;
+  let body = split.body;
   if (request.text !== undefined) {
     if (request.mode === 'replace') body = withLineEnding(request.text, eol);
-    else if (request.text !== '') body = appendParagraph(oldBody, request.text, eol);
+    else if (request.text !== '') body = appendParagraph(split.body, request.text, eol);
   }
 
   const updates: Record<string, unknown> = {};
@@ -61,19 +86,35 @@ export function editedContent(content: string, request: EditRequest, now: Date):
   const updatedKey = presentKey(parsed.data, UPDATED_KEYS);
   if (updatedKey !== undefined) updates[updatedKey] = stampLike(parsed.data[updatedKey], now);
 
-  // Everything before the body: the frontmatter block, or a byte-order mark, or nothing.
-  let head = content.slice(0, split.bodyStart);
-  // A closing fence that is the file's last byte gets its line ending, so the body starts on a line of its own.
-  if (split.yaml !== null && !head.endsWith('\n')) head += eol;
-  if (Object.keys(updates).length > 0) head = setFrontmatterKeys(head, updates);
-  if (splitFrontmatter(head).yaml === null && splitFrontmatter(body).yaml !== null) head = `${head}---${eol}---${eol}`;
-
-  const next = head + body;
-  const check = splitFrontmatter(next);
-  // Defence in depth: the body written must be exactly the body read back.
-  if (check.body !== body) {
-    throw new Error('The edit would have changed where the frontmatter ends; nothing was written.');
+  try {
+    const head = Object.keys(updates).length > 0 ? editedHead(content, split, updates) : headOf(content, split);
+    const next = joinNote(head, body, eol);
+    // The invariant, on the very text to be written: the frontmatter is the old keys plus those set, and the body is the body meant.
+    const check = splitFrontmatter(next);
+    const data = parseFrontmatter(check.yaml);
+    if (check.body !== body || !data.ok || !sameData(data.data, { ...parsed.data, ...updates })) {
+      throw new FrontmatterLayoutError('written this way, its frontmatter and its body would not read back apart as they were meant');
+    }
+    return { content: next, body, data: data.data };
+  } catch (error) {
+    throw asDomainError(error);
   }
-  const data = parseFrontmatter(check.yaml);
-  return { content: next, body, data: data.ok ? data.data : {} };
+}
+
+/**
+ * setFrontmatterKeys (a card's `review` block) with its refusal as a domain
+ * error: the file is split once, the block edited, the body put back
+ * unchanged, and nothing is written unless the result reads back that way.
+ */
+export function withFrontmatterKeys(content: string, updates: Record<string, unknown>): string {
+  try {
+    return setFrontmatterKeys(content, updates);
+  } catch (error) {
+    throw asDomainError(error);
+  }
+}
+
+/** Frontmatter data compared as JSON would see it (key order aside). */
+function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }

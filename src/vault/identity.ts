@@ -38,8 +38,22 @@ export function uuidV5(namespace: Buffer, name: string): string {
  */
 export function pathId(vaultPath: string, owner = '', attempt = 1): string {
   const name = vaultPath.normalize('NFC') + (attempt > 1 ? `\0${attempt}` : '');
-  const namespace = owner === '' ? PATH_NAMESPACE : uuidBytes(uuidV5(PATH_NAMESPACE, `owner:${owner}`));
+  const namespace = owner === '' ? PATH_NAMESPACE : ownerNamespace(owner);
   return uuidV5(namespace, name);
+}
+
+/**
+ * The id of a teammate's note whose frontmatter says `id`: a v5 UUID of that
+ * id in the owner's namespace, the same on every machine, and never the id of
+ * a note of the person's own vault.
+ */
+export function teammateNoteId(owner: string, frontmatterId: string): string {
+  // A namespace apart from the owner's path ids, so that no path can give the same name.
+  return uuidV5(uuidBytes(uuidV5(PATH_NAMESPACE, `owner-ids:${owner}`)), frontmatterId);
+}
+
+function ownerNamespace(owner: string): Buffer {
+  return uuidBytes(uuidV5(PATH_NAMESPACE, `owner:${owner}`));
 }
 
 /**

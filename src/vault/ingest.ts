@@ -95,7 +95,7 @@ export class Ingest {
     }
     this.catalog.place(record);
     if (this.provisional) {
-      if (parsed.id !== undefined && cached?.id !== parsed.id) this.provisional.add(vaultPath);
+      if (parsed.id !== undefined && cached?.id !== this.catalog.noteIdOf(parsed.id)) this.provisional.add(vaultPath);
       else this.provisional.delete(vaultPath);
     }
     this.events.note(record, parsed.body, plain);
@@ -109,7 +109,7 @@ export class Ingest {
    * just went with the same content (a move); else its path id.
    */
   private async decideId(vaultPath: string, parsed: ParsedNote, hash: string, known: NoteRecord | undefined, cached: NoteRecord | undefined): Promise<string> {
-    const claimed = parsed.record.broken ? undefined : parsed.id;
+    const claimed = parsed.record.broken || parsed.id === undefined ? undefined : this.catalog.noteIdOf(parsed.id);
     if (claimed !== undefined) {
       const holder = this.catalog.get(claimed);
       if (!holder || holder.path === vaultPath || !(await this.files.exists(holder.path))) return claimed;

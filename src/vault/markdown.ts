@@ -9,7 +9,11 @@
  * GFM closely enough to agree with the remark tree on everything that decides
  * where a tag may be (code, HTML, links, headings, tables, containers), which
  * test/unit/markdown-oracle.test.ts checks against mdast-util-from-markdown.
- * On top of that it reads Obsidian's own syntax: wikilinks, embeds, callouts,
+ * markdown-it was measured too (BENCHMARKS.md): its parse and a minimal walk
+ * for tags and text, without the plugins Obsidian's syntax would need, ran
+ * 1.6–2.9× slower than this scanner warm on 3,000 generated notes, the help
+ * vault and a 13,415-note zettelkasten, and disagreed with its tags on 1,377
+ * of the help vault's 6,280 notes. On top of that it reads Obsidian's own syntax: wikilinks, embeds, callouts,
  * `==highlights==` and `%%comments%%`.
  *
  * It works in two passes over a body, in the modules of ./markdown/:

@@ -1,6 +1,15 @@
+import { foldName } from '../files/names.js';
+
 /**
  * Tag rules shared by parsing, filters and boundaries. A tag is kept with its
- * sigil (`#` hashtag, `@` mention), in lower case.
+ * sigil (`#` hashtag, `@` mention), in lower case, and shown so. Tags are
+ * case-insensitive, as in Obsidian (`#Work` is `#work`), and two tags that
+ * differ only in case under full Unicode case folding are one tag: they are
+ * compared by `tagKey`, the same folding (`foldName`) that folder boundaries
+ * and folder filters use. So `#straße` is `#STRASSE`, and `#wor\u212A` with a
+ * Kelvin sign (canonically the letter K) is `#work`, for a tag filter, a tag
+ * boundary, review decks and list_tags alike. A tag names no real thing that
+ * a look-alike could be confused with, unlike a folder.
  */
 
 const TAG_BODY = /^[\p{L}\p{N}_\-/]+$/u;
@@ -27,21 +36,38 @@ export function frontmatterTags(value: unknown): string[] {
     if (typeof item !== 'string' && typeof item !== 'number') continue;
     const text = String(item).trim().replace(/^#/u, '');
     const tag = normaliseTag(`#${text}`);
-    if (tag && !tags.includes(tag)) tags.push(tag);
+    if (tag) tags.push(tag);
   }
-  return tags;
+  return mergeTags(tags);
 }
 
-/** Merge tag lists keeping the first appearance of each. */
+/** The key tags are compared by: the sigil and the folded body (`foldName`); equal keys are one tag. */
+export function tagKey(tag: string): string {
+  return foldName(tag);
+}
+
+/** Merge tag lists keeping the first appearance of each (tags that fold alike are one). */
 export function mergeTags(...lists: string[][]): string[] {
   const seen = new Set<string>();
-  for (const list of lists) for (const tag of list) seen.add(tag);
-  return [...seen];
+  const merged: string[] = [];
+  for (const list of lists) {
+    for (const tag of list) {
+      const key = tagKey(tag);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      merged.push(tag);
+    }
+  }
+  return merged;
 }
 
-/** `#ml` covers itself and its nested tags (`#ml/papers`), not `#mlops`. */
+function keyCovers(filterKey: string, key: string): boolean {
+  return key === filterKey || (key.length > filterKey.length && key.charCodeAt(filterKey.length) === 0x2f && key.startsWith(filterKey));
+}
+
+/** `#ml` covers itself and its nested tags (`#ml/papers`), not `#mlops`; compared by `tagKey`. */
 export function tagCovers(filter: string, tag: string): boolean {
-  return tag === filter || tag.startsWith(`${filter}/`);
+  return keyCovers(tagKey(filter), tagKey(tag));
 }
 
 /**
@@ -62,5 +88,11 @@ export function tagFilterCandidates(filter: string): string[] | undefined {
 
 /** Whether a note's tags satisfy a filter's candidates. */
 export function noteHasTag(noteTags: readonly string[], candidates: readonly string[]): boolean {
-  return noteTags.some((tag) => candidates.some((candidate) => tagCovers(candidate, tag)));
+  if (noteTags.length === 0) return false;
+  const filterKeys = candidates.map(tagKey);
+  for (const tag of noteTags) {
+    const key = tagKey(tag);
+    for (const filterKey of filterKeys) if (keyCovers(filterKey, key)) return true;
+  }
+  return false;
 }

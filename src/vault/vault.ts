@@ -2,12 +2,11 @@ import { EventEmitter } from 'node:events';
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { setFrontmatterKeys } from '../files/frontmatter.js';
 import { Catalog } from './catalog.js';
 import { assertFits, createNote, type CreateRequest } from './create.js';
-import { assertFileWritable, deleteNoteFile } from './delete.js';
+import { assertFileWritable, deleteNoteFile, type AdmitAttachment, type Deleted } from './delete.js';
 import type { Clock } from './clock.js';
-import { editedContent } from './edits.js';
+import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
 import { ConcurrentEditError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { GitDates } from './git-dates.js';
 import { isIgnoredPath, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
@@ -64,6 +63,7 @@ export interface UpdateRequest {
 }
 
 export type { Admit } from './note.js';
+export type { AdmitAttachment, Deleted } from './delete.js';
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -204,6 +204,11 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /** Every folder, empty ones too, vault-relative. */
+  /** See Catalog.folderChanges. */
+  get folderChanges(): number {
+    return this.catalog.folderChanges;
+  }
+
   folders(): string[] {
     return this.catalog.folders();
   }
@@ -438,9 +443,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   async update(id: string, request: UpdateRequest): Promise<NoteWithBody> {
-    if (request.mode === 'replace' && request.title === undefined && request.text === undefined) {
-      throw new NothingToUpdateError();
-    }
+    if (asksForNothing(request)) throw new NothingToUpdateError();
     const now = this.options.clock.now();
     return this.edit(id, (content) => {
       const edited = editedContent(content, request, now);
@@ -454,7 +457,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * `review` block): no `updated`, no body change, comments kept.
    */
   async setFrontmatter(id: string, updates: Record<string, unknown>, admit?: Admit): Promise<NoteRecord> {
-    const result = await this.edit(id, (content) => setFrontmatterKeys(content, updates), admit);
+    const result = await this.edit(id, (content) => withFrontmatterKeys(content, updates), admit);
     return result.record;
   }
   /** Create a note in `folder` (vault-relative, created if needed) or at the root. */
@@ -464,18 +467,25 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /**
-   * Delete a note's file and its attachment, if the attachment is a file
-   * inside the vault. A note moved meanwhile is followed to its new place;
-   * one deleted by another program meanwhile is done already.
+   * Delete a note's file, and its attachment where `deleteNoteFile` allows
+   * (and `admitAttachment`, the connection's boundary). A note moved
+   * meanwhile is followed to its new place; one deleted by another program
+   * meanwhile is done already.
    */
-  delete(id: string, admit?: Admit): Promise<NoteRecord> {
+  delete(id: string, admit?: Admit, admitAttachment?: AdmitAttachment): Promise<Deleted> {
     return this.withCurrent(
       id,
       (record) => {
         if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
         return this.lock.run(record.path, async () => {
-          const deleted = await deleteNoteFile({ root: this.root, catalog: this.catalog, files: this.files, log: this.options.log }, id, record, admit);
-          if (typeof deleted !== 'string') this.emit('removed', deleted);
+          const deleted = await deleteNoteFile(
+            { root: this.root, catalog: this.catalog, files: this.files, log: this.options.log },
+            id,
+            record,
+            admit,
+            admitAttachment,
+          );
+          if (typeof deleted !== 'string') this.emit('removed', deleted.record);
           return deleted;
         });
       },
@@ -486,7 +496,7 @@ export class Vault extends EventEmitter<VaultEvents> {
             this.catalog.unplace(current);
             this.emit('removed', current);
           }
-          return record;
+          return { record };
         }),
     );
   }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { teammateNoteId } from '../../src/vault/identity.js';
 import { BOUNDARY_VAULT, TEAMMATE_VAULT, id } from './fixture.js';
 
 interface Full {
@@ -119,6 +120,9 @@ describe('scopes', () => {
 });
 
 describe("teammates' shared vaults", () => {
+  // A teammate's note has an id of its own, derived from its owner and its frontmatter id.
+  const ALICE_SHARED = teammateNoteId('alice', id(7));
+
   async function withTeammate(options: Omit<Parameters<typeof connect>[0], 'dir'> = {}): Promise<Harness> {
     const teammate = await writeVault(TEAMMATE_VAULT);
     dirs.push(teammate);
@@ -127,21 +131,21 @@ describe("teammates' shared vaults", () => {
 
   it('shows shared notes read-only with shared and owner, never a folder', async () => {
     const h = await withTeammate();
-    const note = await h.ok<Full>('get_note', { note_id: id(7) });
+    const note = await h.ok<Full>('get_note', { note_id: ALICE_SHARED });
     expect(note).toMatchObject({ title: 'Teammate zebra brief', shared: true, owner: 'alice' });
     expect(note).not.toHaveProperty('folder');
     expect(await h.fail('get_note', { note_id: id(8) })).toBe('Note not found');
     const listed = await h.ok<{ items: Full[] }>('list_notes', { size: 50 });
-    expect(listed.items.filter((item) => item.shared).map((item) => item.id)).toEqual([id(7)]);
+    expect(listed.items.filter((item) => item.shared).map((item) => item.id)).toEqual([ALICE_SHARED]);
     const found = await h.ok<{ items: Full[] }>('search_notes', { query: 'teammate' });
-    expect(found.items.map((item) => item.id)).toEqual([id(7)]);
+    expect(found.items.map((item) => item.id)).toEqual([ALICE_SHARED]);
   });
 
   it('refuses to change them with a plain message', async () => {
     const h = await withTeammate();
     const before = await readFile(path.join(h.runtime.teammates[0]?.root as string, 'Shared.md'), 'utf8');
-    expect(await h.fail('update_note', { note_id: id(7), text: 'x', mode: 'append' })).toBe('This note is shared by alice; it can be read but not changed.');
-    expect(await h.fail('delete_note', { note_id: id(7) })).toBe('This note is shared by alice; it can be read but not changed.');
+    expect(await h.fail('update_note', { note_id: ALICE_SHARED, text: 'x', mode: 'append' })).toBe('This note is shared by alice; it can be read but not changed.');
+    expect(await h.fail('delete_note', { note_id: ALICE_SHARED })).toBe('This note is shared by alice; it can be read but not changed.');
     expect(await readFile(path.join(h.runtime.teammates[0]?.root as string, 'Shared.md'), 'utf8')).toBe(before);
   });
 

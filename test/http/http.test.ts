@@ -10,6 +10,7 @@ import { Runtime } from '../../src/server/runtime.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import { removeDir, TestClock, waitForEmbeddings, writeVault } from '../helpers.js';
+import { teammateNoteId } from '../../src/vault/identity.js';
 
 const IDS = {
   plan: '11111111-1111-4111-8111-111111111111',
@@ -24,7 +25,7 @@ function note(id: string, title: string, body: string, extra = ''): string {
 }
 
 /** Everything about the notes outside the Work folder that a Work-bounded token must never see. */
-const OUTSIDE = [IDS.heist, IDS.loose, IDS.alice, 'Zanzibar', 'Heist', 'Marmalade', 'Loose thought', 'Albatross', 'Secret', 'classified', 'mallory', 'pantry', 'alicetag', 'alice'];
+const OUTSIDE = [IDS.heist, IDS.loose, IDS.alice, teammateNoteId('alice', IDS.alice), 'Zanzibar', 'Heist', 'Marmalade', 'Loose thought', 'Albatross', 'Secret', 'classified', 'mallory', 'pantry', 'alicetag', 'alice'];
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -140,7 +141,8 @@ describe('serve --http: one process, one connection per token', () => {
     const [work, owner] = await Promise.all([connectWith(workSecret), connectWith(ownerSecret)]);
     const [workIds, ownerIds] = await Promise.all([ids(work.client), ids(owner.client)]);
     expect(workIds).toEqual([IDS.plan, IDS.deep].sort());
-    expect(ownerIds).toEqual(Object.values(IDS).sort());
+    // A teammate's note has an id of its own, derived from its owner and its frontmatter id.
+    expect(ownerIds).toEqual(Object.values({ ...IDS, alice: teammateNoteId('alice', IDS.alice) }).sort());
     const [workNote, ownerNote] = await Promise.all([call(work.client, 'get_note', { note_id: IDS.heist }), call(owner.client, 'get_note', { note_id: IDS.heist })]);
     expect(workNote.isError).toBe(true);
     expect(ownerNote.isError).toBeFalsy();
@@ -305,7 +307,7 @@ describe('a folder-bounded token over HTTP leaks nothing from outside its folder
     await record('list_notes', { tag: '#classified' });
     await record('list_notes', { folder: 'unfiled' });
     await record('list_notes', { sort: 'updated', period: 'week' });
-    for (const id of [IDS.heist, IDS.loose, IDS.alice]) {
+    for (const id of [IDS.heist, IDS.loose, IDS.alice, teammateNoteId('alice', IDS.alice)]) {
       const result = await record('get_note', { note_id: id });
       expect(result.isError).toBe(true);
       expect((result.content[0] as { text: string }).text).toBe('Note not found');

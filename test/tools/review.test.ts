@@ -2,6 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect, copySampleVault, removeDir, TestClock, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
+import { teammateNoteId } from '../../src/vault/identity.js';
 
 interface DueItem {
   id: string;
@@ -262,9 +263,10 @@ describe('get_due_reviews', () => {
       'Shared card.md': `---\nid: 00000000-0000-4000-8000-0000000000aa\nshared: true\ncreated: 2026-01-01T00:00:00+00:00\n---\nTheir card. #flashcards\n`,
     });
     await reconnect({ shared: [{ owner: 'bob', dir: teammate }] });
-    expect(await h.ok('get_note', { note_id: '00000000-0000-4000-8000-0000000000aa' })).toMatchObject({ shared: true });
+    const theirs = teammateNoteId('bob', '00000000-0000-4000-8000-0000000000aa');
+    expect(await h.ok('get_note', { note_id: theirs })).toMatchObject({ shared: true });
     expect((await due()).items.map((item) => item.id)).toEqual(ORDER);
-    expect(await h.fail('grade_review', { note_id: '00000000-0000-4000-8000-0000000000aa', grade: 3 })).toBe('Note is not in review');
+    expect(await h.fail('grade_review', { note_id: theirs, grade: 3 })).toBe('Note is not in review');
     await reconnect();
     await removeDir(teammate);
   });

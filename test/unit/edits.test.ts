@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editedContent, type EditRequest } from '../../src/vault/edits.js';
+import { editedContent, withFrontmatterKeys, type EditRequest } from '../../src/vault/edits.js';
+import { DexiError, NothingToUpdateError } from '../../src/vault/errors.js';
 
 const NOW = new Date('2026-12-01T09:30:00Z');
 /** NOW's calendar day where the tests run (Swedish dates are written YYYY-MM-DD). */
@@ -17,6 +18,11 @@ describe('editedContent: what update_note writes', () => {
     ['a body that would read as frontmatter gets an empty block before it', 'plain\n', { mode: 'replace', text: '---\nshared: true\n---\nhi\n' }, '---\n---\n---\nshared: true\n---\nhi\n'],
     ['a byte-order mark stays first', '\uFEFFplain\n', { mode: 'replace', text: 'new\n' }, '\uFEFFnew\n'],
     ['an empty append with a title changes only the title', '---\ntitle: Old\n---\nBody\n', { mode: 'append', text: '', title: 'New' }, '---\ntitle: New\n---\nBody\n'],
+    ['a CRLF closing fence whose LF is missing gets it before the body', '---\r\ntitle: T\r\n---\r', { mode: 'append', text: 'x' }, '---\r\ntitle: T\r\n---\r\nx\r\n'],
+    ['a closing fence with trailing spaces as the last bytes keeps them', '---\ntitle: T\n---  ', { mode: 'replace', text: 'a: 1\n---\nb' }, '---\ntitle: T\n---  \na: 1\n---\nb'],
+    ['a replace that empties the body of a note ending in its fence adds nothing', '---\ntitle: T\n---', { mode: 'replace', text: '' }, '---\ntitle: T\n---'],
+    ['a body opening with a byte-order mark gets an empty block, or reading would drop the mark', 'plain\n', { mode: 'replace', text: '\uFEFFx' }, '---\n---\n\uFEFFx'],
+    ['a title of blank lines is written double-quoted, so that it reads back as sent', '---\ntitle: Old\n---\nBody\n', { mode: 'replace', title: ' \n' }, '---\ntitle: " \\n"\n---\nBody\n'],
   ])('%s', (_what, content, request, expected) => {
     const edited = editedContent(content, request, NOW);
     expect(edited.content).toBe(expected);
@@ -30,5 +36,17 @@ describe('editedContent: what update_note writes', () => {
 
   it('refuses a note whose frontmatter is not valid YAML', () => {
     expect(() => editedContent('---\ntitle: [x\n---\nText\n', { mode: 'append', text: 'y' }, NOW)).toThrow(/not valid YAML/);
+  });
+
+  it.each<EditRequest>([{ mode: 'append' }, { mode: 'append', text: '' }, { mode: 'replace' }])('asks for nothing with %j: Nothing to update', (request) => {
+    expect(() => editedContent('---\nupdated: 2024-01-01\n---\nText\n', request, NOW)).toThrow(NothingToUpdateError);
+  });
+
+  it('refuses, as a plain DexiError, an edit whose frontmatter would not read back', () => {
+    const content = `---\nfiller: ${'x'.repeat(256 * 1024 - 20)}\n---\nText\n`;
+    const attempt = () => editedContent(content, { mode: 'replace', title: 'A title that does not fit' }, NOW);
+    expect(attempt).toThrow(DexiError);
+    expect(attempt).toThrow('The note was left as it was: its new frontmatter would not be read back (frontmatter over 256 K characters is not read).');
+    expect(() => withFrontmatterKeys(content, { review: { due: 'x', interval: 1 } })).toThrow(DexiError);
   });
 });

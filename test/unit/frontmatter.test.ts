@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../../src/files/frontmatter.js';
+import { FrontmatterLayoutError, joinNote, parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../../src/files/frontmatter.js';
 
 describe('splitFrontmatter', () => {
   it.each([
@@ -167,5 +167,47 @@ describe('setFrontmatterKeys adding a key keeps every other byte', () => {
   ])('%s', (_name, source, updates, line, at) => {
     const result = setFrontmatterKeys(source, updates);
     expect(Buffer.from(result)).toEqual(Buffer.from(source.slice(0, at) + line + source.slice(at)));
+  });
+});
+
+describe('joinNote: a head and a body that split again into exactly themselves', () => {
+  it.each<[string, string, string, '\n' | '\r\n', string]>([
+    ['a head ending in its line break', '---\na: 1\n---\n', 'body', '\n', '---\na: 1\n---\nbody'],
+    ['a closing fence as the last byte', '---\na: 1\n---', '---\nb: 2\n---\n', '\n', '---\na: 1\n---\n---\nb: 2\n---\n'],
+    ['a closing fence and a lone carriage return as the last bytes', '---\r\na: 1\r\n---\r', 'x\r\n', '\r\n', '---\r\na: 1\r\n---\r\nx\r\n'],
+    ['a `...` closer as the last bytes', '---\na: 1\n...', 'x', '\n', '---\na: 1\n...\nx'],
+    ['an empty body after a last-byte fence', '---\na: 1\n---', '', '\n', '---\na: 1\n---'],
+    ['no block, a plain body', '', 'text', '\n', 'text'],
+    ['no block, a body that would read as one', '', '---\nshared: true\n---\n', '\n', '---\n---\n---\nshared: true\n---\n'],
+    ['no block, a byte-order mark, a body that would read as one', '\uFEFF', '---\r\nx: 1\r\n...\r\n', '\r\n', '\uFEFF---\r\n---\r\n---\r\nx: 1\r\n...\r\n'],
+    ['no block, an unclosed fence stays as it is', '', '---\nnever closed\n', '\n', '---\nnever closed\n'],
+  ])('%s', (_what, head, body, eol, expected) => {
+    const joined = joinNote(head, body, eol);
+    expect(joined).toBe(expected);
+    expect(splitFrontmatter(joined).body).toBe(body);
+  });
+
+  it.each([
+    ['a head that still holds a body', '---\na: 1\n---\nbody'],
+    ['a head whose YAML holds a fence line', '---\na: 1\n---\nb: 2\n---\n'],
+    ['text that is no head', 'plain'],
+  ])('refuses %s', (_what, head) => {
+    expect(() => joinNote(head, 'x', '\n')).toThrow(FrontmatterLayoutError);
+  });
+});
+
+describe('setFrontmatterKeys writes values that read back exactly', () => {
+  it.each([' \n', '  \t\n', 'a\rb', '---\r\nid: x\n \n', '%%c%%\r\t- item\nattachment: x\n \n', '\u2028---', '\ufeff', '\ud800', '"\'\\'])('%j', (value) => {
+    for (const source of ['---\ntitle: Old\n---\nbody', '---\r\ntitle: "Old"\r\n---\r\nbody', "---\ntitle: 'Old' # c\n---\nbody", 'body']) {
+      const result = setFrontmatterKeys(source, { title: value });
+      const split = splitFrontmatter(result);
+      expect(parseFrontmatter(split.yaml)).toEqual({ ok: true, data: { title: value } });
+      expect(split.body).toBe('body');
+    }
+  });
+
+  it('refuses a change that would take the block over the length a block is read at', () => {
+    const source = `---\nfiller: ${'x'.repeat(256 * 1024 - 20)}\n---\nbody`;
+    expect(() => setFrontmatterKeys(source, { title: 'long enough' })).toThrow(FrontmatterLayoutError);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { frontmatterTags, normaliseTag, noteHasTag, tagCovers, tagFilterCandidates } from '../../src/vault/tags.js';
+import { createPolicy, keepsBoundaryTag, noteInBoundary } from '../../src/access/policy.js';
+import { countTags } from '../../src/tools/tags-folders.js';
+import { frontmatterTags, mergeTags, normaliseTag, noteHasTag, tagCovers, tagFilterCandidates, tagKey } from '../../src/vault/tags.js';
 
 describe('normaliseTag', () => {
   it.each([
@@ -59,5 +61,51 @@ describe('tag filters', () => {
     expect(noteHasTag(['@ml'], ['#ml', '@ml'])).toBe(true);
     expect(noteHasTag(['#ml/x'], ['#ml'])).toBe(true);
     expect(noteHasTag(['#other'], ['#ml'])).toBe(false);
+  });
+});
+
+describe('tags that differ only in case are one tag (full case folding, as folders)', () => {
+  const KELVIN = '#wor\u212A'; // KELVIN SIGN, canonically the letter K
+
+  it.each([
+    ['#work', '#work', true],
+    ['#work', KELVIN, true],
+    ['#work', `${KELVIN}/deep`, true],
+    ['#strasse', '#straße', true],
+    ['#straße', '#strasse/x', true],
+    ['#file', '#ﬁle', true],
+    ['#λογοσ', '#λογος', true],
+    ['#café', '#cafe\u0301', true],
+    ['#work', '#workshop', false],
+    ['#kirmizi', '#kırmızı', false],
+    ['#work', '@work', false],
+  ])('%s covers %s: %s', (filter, tag, expected) => {
+    expect(tagCovers(filter, tag)).toBe(expected);
+    expect(noteHasTag([tag], [filter])).toBe(expected);
+  });
+
+  it('treats a tag boundary and a tag filter alike', () => {
+    const boundary = createPolicy({ tag: '#work' });
+    const filter = tagFilterCandidates('#work') ?? [];
+    for (const tags of [[KELVIN], ['#work'], ['#work/x'], [`${KELVIN}/x`], ['#strasse'], ['#workshop'], ['@work']]) {
+      const inFilter = noteHasTag(tags, filter);
+      expect(noteInBoundary(boundary, { folder: null, tags })).toBe(inFilter);
+      expect(keepsBoundaryTag(boundary, tags)).toBe(inFilter);
+    }
+    expect(noteInBoundary(createPolicy({ tag: '#STRASSE' }), { folder: null, tags: ['#straße'] })).toBe(true);
+  });
+
+  it('keeps the first spelling when lists merge', () => {
+    expect(mergeTags(['#straße', '#ml'], ['#strasse', KELVIN, '#work'])).toEqual(['#straße', '#ml', KELVIN]);
+    expect(frontmatterTags(['Straße', 'STRASSE', 'ml'])).toEqual(['#straße', '#ml']);
+    expect(tagKey('#Straße')).toBe(tagKey('#strasse'));
+  });
+
+  it('counts look-alike tags once per note in list_tags, in the spelling most notes use', () => {
+    const lists = [['#straße'], ['#straße'], ['#strasse', '#straße'], ['#ml']];
+    expect(countTags(lists, '#', 10)).toEqual([
+      { tag: '#straße', count: 3 },
+      { tag: '#ml', count: 1 },
+    ]);
   });
 });

@@ -200,19 +200,19 @@ export class SemanticIndexer {
   }
 
   private async load(): Promise<void> {
-    const o = this.options;
+    const options = this.options;
     const pool = await EmbeddingPool.create({
-      spec: o.embedder,
-      workers: o.workers,
+      spec: options.embedder,
+      workers: options.workers,
       log: this.log,
-      ...(o.batchSize !== undefined ? { batchSize: o.batchSize } : {}),
+      ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     });
     if (this.closing) {
       await pool.close();
       throw new Error('The semantic indexer was closed while starting');
     }
     this.pool = pool;
-    const { index, restored, reason } = await VectorIndex.load(o.cacheDir, pool.id, pool.dimensions, o.index ?? {});
+    const { index, restored, reason } = await VectorIndex.load(options.cacheDir, pool.id, pool.dimensions, options.index ?? {});
     this.log(
       restored
         ? `semantic index loaded: ${index.noteCount} notes, ${index.chunkCount} chunks (${pool.id})${reason ? `; ${reason}` : ''}`
