@@ -1,5 +1,5 @@
-import MiniSearch from 'minisearch';
 import type { NoteRecord } from '../vault/note.js';
+import { normaliseTerm, searchTerms, splitWords } from './terms.js';
 import { RankedMiniSearch, type EngineDocument, type FieldPostings, type RankedPage } from './ranked-search.js';
 
 export interface IndexedNote {
@@ -19,26 +19,6 @@ export function indexedNote(record: NoteRecord, plainBody: string): IndexedNote 
   return { id: record.id, title, body: plainBody, tags: record.tags.map((tag) => tag.slice(1)).join(' ') };
 }
 
-/**
- * The commonest English function words. They occur in nearly every note, so
- * they carry no ranking signal, yet they would be most of the index's
- * postings and make every query touch most notes.
- */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a an and are as at be but by for from had has have he her his i if in into is it its me my not of on or our she so ' +
-    'than that the their them then there these they this to was we were what when which who will with would you your').split(' '),
-);
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** Lower case and strip accents, so `café` finds `cafe` and the reverse; drop stop words. */
-export function normaliseTerm(term: string): string | null {
-  // Runs for every word of every note: NFKD was half the cost, and ASCII
-  // words (most of them) have nothing to decompose.
-  const folded = ASCII.test(term) ? term.toLowerCase() : term.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  return folded.length === 0 || STOP_WORDS.has(folded) ? null : folded;
-}
-
 /** A title match outranks a passing mention in the body. */
 const BOOST = { title: 3, body: 1, tags: 2 };
 /**
@@ -53,6 +33,7 @@ export const OPTIONS = {
   idField: 'id',
   fields: ['title', 'body', 'tags'],
   storeFields: [] as string[],
+  tokenize: splitWords,
   processTerm: normaliseTerm,
   searchOptions: {
     boost: BOOST,
@@ -64,7 +45,6 @@ export const OPTIONS = {
   },
 };
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 
 export type { RankedHit as FullTextHit, RankedPage as FullTextPage } from './ranked-search.js';
 
@@ -161,7 +141,7 @@ export class FullTextIndex {
    * pages never overlap).
    */
   query(query: string, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
-    const terms = tokenize(query).flatMap((token) => normaliseTerm(token) ?? []);
+    const terms = searchTerms(query);
     return this.search.rank(terms, visible, limit);
   }
 

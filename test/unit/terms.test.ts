@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseTerm } from '../../src/index/fulltext.js';
+import { normaliseTerm } from '../../src/index/terms.js';
 
 describe('normaliseTerm', () => {
   it.each([
