@@ -47,6 +47,7 @@ export async function runLabeledSet(spec: EmbedderSpec, workers: number): Promis
     await semantic.start();
     const started = performance.now();
     for (const note of LABELED_NOTES) semantic.noteChanged(note.key, embeddingText(note.title, note.body));
+    semantic.allNotesReported();
     for (;;) {
       const progress = semantic.progress();
       if (progress.error) throw new Error(progress.error);

@@ -113,18 +113,20 @@ export class VaultView {
   }
 
   /**
-   * Progress while notes this connection sees are still being embedded;
-   * undefined once every one is. A bounded connection is told of its own
-   * notes alone: the vault's count is none of its business.
+   * Progress while notes this connection sees are still being embedded (or
+   * not yet checked against their cached vectors, right after a start);
+   * undefined once every one is, when an answer covers them all. Counted over
+   * the notes this connection sees, never the vault's. A note whose text
+   * could not be embedded counts on neither side: it never will be.
    */
   embeddingProgress(): EmbeddingProgress | undefined {
     const semantic = this.indexes.semantic;
     const progress = semantic?.progress();
     if (!semantic || !progress || progress.ready) return undefined;
-    if (!isBounded(this.policy)) return { embedded: progress.embedded, total: progress.total };
     let embedded = 0;
     let total = 0;
-    for (const record of this.ownNotes()) {
+    for (const { record } of this.allNotes()) {
+      if (semantic.hasFailed(record.id)) continue;
       total++;
       if (semantic.isEmbedded(record.id)) embedded++;
     }
@@ -142,6 +144,9 @@ export class VaultView {
     if (!this.find(id)) throw new NoteNotFoundError();
     const semantic = this.semanticIndex();
     if (!semantic.isEmbedded(id)) {
+      if (semantic.hasFailed(id)) {
+        throw new DexiError("That note's text could not be embedded, so it has no neighbours by meaning; use semantic_search with words from it.");
+      }
       const progress = this.embeddingProgress();
       const done = progress ? ` (${progress.embedded.toLocaleString('en')} of ${progress.total.toLocaleString('en')} notes done)` : '';
       throw new DexiError(`That note has not been embedded yet${done}; try again in a minute, or use semantic_search with its title.`);

@@ -118,7 +118,7 @@ export class Indexing {
       return;
     }
     this.fedToSemantic.add(record.id);
-    this.semantic.noteChanged(record.id, embeddingTextOfPlain(record.title, plain));
+    this.semantic.noteChanged(record.id, embeddingTextOfPlain(record.title, plain), record.updatedMs);
   }
 
   /**
@@ -143,7 +143,9 @@ export class Indexing {
         }
       }
     }
-    if (!this.closed) semantic.retainOnly(known);
+    if (this.closed) return;
+    semantic.retainOnly(known);
+    semantic.allNotesReported();
   }
 
   private scheduleSave(vault: Vault): void {

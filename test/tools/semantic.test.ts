@@ -84,6 +84,35 @@ describe('while notes are being embedded', () => {
     }
   }, 60_000);
 
+  it('right after a warm start, an answer without `indexing` is the complete answer', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`n${i}.md`] = `Note ${i} about ${['bread', 'rivers', 'violins'][i % 3]}, number ${i}.\n`;
+    const dir = await writeVault(files);
+    try {
+      const first = await connect({ dir, semantic: true });
+      const complete = await first.ok<Result>('semantic_search', { query: 'music practice', size: 5 });
+      expect(complete.indexing).toBeUndefined();
+      await first.close();
+      // The vectors come from the cache at once; until every note has been checked against them, answers say so.
+      const s = await connect({ dir, semantic: 'no-wait', waitLoaded: false });
+      try {
+        for (;;) {
+          const result = await s.ok<Result>('semantic_search', { query: 'music practice', size: 5 });
+          if (result.indexing === undefined) {
+            expect(result.items.map((item) => item.id)).toEqual(complete.items.map((item) => item.id));
+            break;
+          }
+          expect(result.indexing.embedded).toBeLessThan(result.indexing.total);
+          expect(result.indexing.total).toBe(300);
+        }
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await removeDir(dir);
+    }
+  }, 90_000);
+
   it('is not listed by a server running without a model', async () => {
     const dir = await writeVault({ 'a.md': 'x' });
     const plain = await connect({ dir });

@@ -51,6 +51,9 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       for (const [id, text] of Object.entries(NOTES)) first.noteChanged(id, text);
       expect(first.progress()).toMatchObject({ ready: false, embedded: 0, total: 8 });
       await first.start();
+      // Every note embedded is not yet every note of the vault: ready only once the server says it has reported all.
+      await vi.waitFor(() => expect(first.progress()).toMatchObject({ ready: false, embedded: 8, total: 8 }), { timeout: 30_000, interval: 20 });
+      first.allNotesReported();
       expect(await waitUntilReady(first)).toMatchObject({ ready: true, embedded: 8, total: 8, failed: 0 });
 
       const loaf = await first.search('homemade loaf', 3);
@@ -76,8 +79,11 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       const embed = vi.spyOn(EmbeddingPool.prototype, 'embed');
       const second = make(cacheDir);
       await second.start();
+      // The saved vectors are loaded, but no note has been checked against them yet: not ready, whatever the queue says.
+      expect(second.progress()).toMatchObject({ ready: false, total: 0 });
       for (const [id, text] of Object.entries(NOTES)) if (id !== 'garden') second.noteChanged(id, text);
       second.noteChanged('trip', `${NOTES['trip'] ?? ''} Also a day at the Gulbenkian museum.`);
+      second.allNotesReported();
       await waitUntilReady(second);
       const embedded = embed.mock.calls.map(([texts]) => texts).flat();
       expect(embedded).toHaveLength(1);
@@ -88,12 +94,28 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
     });
   }, 60_000);
 
+  it('embeds the most recently updated notes first', async () => {
+    await withTempDir(async (dir) => {
+      const embed = vi.spyOn(EmbeddingPool.prototype, 'embed');
+      const indexer = make(path.join(dir, 'vectors'));
+      // Reported oldest first, as a first read may meet them.
+      const ids = Object.keys(NOTES);
+      ids.forEach((id, i) => indexer.noteChanged(id, NOTES[id] ?? '', Date.UTC(2026, 0, 1 + i)));
+      await indexer.start();
+      indexer.allNotesReported();
+      await waitUntilReady(indexer);
+      const order = embed.mock.calls.flatMap(([texts]) => texts).map((text) => ids.find((id) => text === NOTES[id]));
+      expect(order).toEqual([...ids].reverse());
+    });
+  }, 60_000);
+
   it('answers searches while the backlog is still being embedded', async () => {
     await withTempDir(async (dir) => {
       const log: string[] = [];
       const indexer = make(path.join(dir, 'vectors'), log);
       await indexer.start();
       indexer.noteChanged('violin', NOTES['violin'] ?? '');
+      indexer.allNotesReported();
       await waitUntilReady(indexer);
       // A long backlog of filler notes is queued behind it.
       for (let i = 0; i < 40; i++) indexer.noteChanged(`filler-${i}`, `Meeting notes ${i}: ` + 'agenda item, decision, owner. '.repeat(60));
