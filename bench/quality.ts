@@ -26,6 +26,23 @@ export function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
+export interface Distribution {
+  count: number;
+  min: number;
+  median: number;
+  max: number;
+}
+
+/** How many values, and their least, median and greatest (0s when there are none), rounded to 3 places. */
+export function distribution(values: readonly number[]): Distribution {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 1000) / 1000;
+  const n = sorted.length;
+  if (n === 0) return { count: 0, min: 0, median: 0, max: 0 };
+  const median = n % 2 === 1 ? (sorted[(n - 1) / 2] as number) : ((sorted[n / 2 - 1] as number) + (sorted[n / 2] as number)) / 2;
+  return { count: n, min: round(sorted[0] as number), median: round(median), max: round(sorted[n - 1] as number) };
+}
+
 export interface PrecisionSplit {
   above: { count: number; precision: number };
   below: { count: number; precision: number };

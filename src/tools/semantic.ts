@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { similarityFor } from '../index/vectors/calibration.js';
+import { similarityFor, type SimilarityKind } from '../index/vectors/calibration.js';
 import type { VaultView, VisibleHit } from '../access/view.js';
 import { toItem } from './items.js';
 import { intParam, noteId, noteItem, text } from './schemas.js';
@@ -27,9 +27,13 @@ function progressNote(view: VaultView): z.infer<typeof indexing> {
   };
 }
 
-/** Ranked hits as note items with calibrated similarity, plus progress while embedding. */
-function answer(view: VaultView, hits: readonly VisibleHit[]): z.infer<typeof semanticResult> {
-  const similarity = similarityFor(view.embedderId);
+/**
+ * Ranked hits as note items with calibrated similarity, plus progress while
+ * embedding. `kind` picks the map: a note's cosines to other notes run much
+ * higher than a query's, so find_similar has a calibration of its own.
+ */
+function answer(view: VaultView, hits: readonly VisibleHit[], kind: SimilarityKind): z.infer<typeof semanticResult> {
+  const similarity = similarityFor(view.embedderId, kind);
   const items = hits.map((hit) => toItem(hit.note, similarity(hit.score)));
   const progress = progressNote(view);
   return progress ? { items, indexing: progress } : { items };
@@ -56,7 +60,7 @@ export const semanticSearchTool = defineTool({
   available: ({ view }) => view.semanticEnabled,
   async handler(args, { view }) {
     await view.assertReady();
-    return answer(view, await view.searchMeaning(args.query, args.size));
+    return answer(view, await view.searchMeaning(args.query, args.size), 'query');
   },
 });
 
@@ -77,6 +81,6 @@ export const findSimilarTool = defineTool({
   available: ({ view }) => view.semanticEnabled,
   async handler(args, { view }) {
     await view.assertReady();
-    return answer(view, await view.similarTo(args.note_id, args.size));
+    return answer(view, await view.similarTo(args.note_id, args.size), 'note');
   },
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { similarityFor } from '../../src/index/vectors/calibration.js';
 import { connect, copySampleVault, removeDir, writeVault, type Harness } from '../helpers.js';
 
 interface Item {
@@ -59,6 +60,20 @@ describe('find_similar', () => {
     expect(result.items.map((item) => item.id)).not.toContain(id);
     expect(result.items.length).toBe(5);
     expect(result.items.map((item) => item.title).join(' ')).toMatch(/tomato|soil|plot|seedling|blossom/i);
+  });
+
+  it("scores with the note-to-note calibration, not semantic_search's", async () => {
+    const found = await h.ok<Result>('semantic_search', { query: TOMATOES, size: 1 });
+    const id = found.items[0]?.id as string;
+    const result = await h.ok<Result>('find_similar', { note_id: id, size: 5 });
+    const semantic = h.runtime.semantic;
+    if (!semantic) throw new Error('the harness runs semantic search');
+    const raw = await semantic.similar(id, 5);
+    const model = semantic.embedderId;
+    expect(result.items.map((item) => item.id)).toEqual(raw.map((hit) => hit.id));
+    expect(result.items.map((item) => item.similarity)).toEqual(raw.map((hit) => similarityFor(model, 'note')(hit.score)));
+    // Note-to-note cosines run high: the query map would put these neighbours higher still.
+    for (const hit of raw) expect(similarityFor(model, 'note')(hit.score)).toBeLessThan(similarityFor(model, 'query')(hit.score));
   });
 
   it('says Note not found for unknown ids', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestThreshold, fitCalibration, isotonicFit, precisionAround, probabilityThreshold, recallAt, reciprocalRank } from '../../bench/quality.js';
+import { bestThreshold, distribution, fitCalibration, isotonicFit, precisionAround, probabilityThreshold, recallAt, reciprocalRank } from '../../bench/quality.js';
 import { applyCalibration } from '../../src/index/vectors/calibration.js';
 
 const relevant = new Set(['a', 'b']);
@@ -51,6 +51,12 @@ describe('calibration', () => {
     expect(isotonicFit(noisy).map((point) => point.probability)).toEqual([0, 1 / 3, 1 / 3, 1 / 3, 0.5, 0.5, 1, 1]);
     expect(probabilityThreshold(noisy)).toBeCloseTo(0.45, 6);
     expect(probabilityThreshold(pairs)).toBeCloseTo(0.4, 6);
+  });
+
+  it('summarises a distribution: count, least, median, greatest', () => {
+    expect(distribution([0.9, 0.1, 0.5])).toEqual({ count: 3, min: 0.1, median: 0.5, max: 0.9 });
+    expect(distribution([0.2, 0.4, 0.6, 0.8])).toEqual({ count: 4, min: 0.2, median: 0.5, max: 0.8 });
+    expect(distribution([])).toEqual({ count: 0, min: 0, median: 0, max: 0 });
   });
 
   it('splits precision around a threshold', () => {

@@ -22,9 +22,17 @@ export function applyCalibration(points: readonly (readonly [number, number])[],
   return clamp(last[1]);
 }
 
-/** The map for a model: its fitted calibration, or the raw cosine clamped to [0, 1] when it has none. */
-export function similarityFor(model: string | undefined): (raw: number) => number {
+/**
+ * What was compared: a query with notes (semantic_search), or a note with
+ * other notes (find_similar). The two run on different cosine scales, so
+ * each has its own map.
+ */
+export type SimilarityKind = 'query' | 'note';
+
+/** The map for a model and a kind of comparison: its fitted calibration, or the raw cosine clamped to [0, 1] when it has none. */
+export function similarityFor(model: string | undefined, kind: SimilarityKind): (raw: number) => number {
   const calibration = model === undefined ? undefined : CALIBRATIONS.find((entry) => entry.model === model);
   if (!calibration) return (raw) => Math.min(1, Math.max(0, raw));
-  return (raw) => Math.round(applyCalibration(calibration.points, raw) * 1000) / 1000;
+  const points = kind === 'note' ? calibration.notePoints : calibration.points;
+  return (raw) => Math.round(applyCalibration(points, raw) * 1000) / 1000;
 }
