@@ -8,9 +8,11 @@ import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fullt
 
 /**
  * Bump whenever what is stored, or how notes are parsed, changes: an older
- * snapshot is then rebuilt rather than trusted.
+ * snapshot is then rebuilt rather than trusted. 5: the index's words changed
+ * (issue 16: compounds beside their parts, unspaced scripts segmented, kana
+ * and other letters' marks kept; src/index/terms.ts).
  */
-export const CACHE_VERSION = 4;
+export const CACHE_VERSION = 5;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';
