@@ -1,7 +1,9 @@
-import type { FullTextIndex } from '../index/fulltext.js';
+import { indexedNote, type FullTextIndex, type PhraseLookup } from '../index/fulltext.js';
+import { holdsPhrase, onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords } from '../index/query-syntax.js';
+import { phraseTerms } from '../index/terms.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
-import { extractTags } from '../vault/markdown.js';
+import { extractTags, toSearchText } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
@@ -71,27 +73,67 @@ export class VaultView {
     private readonly indexes: SearchIndexes = { fulltext: new Map(), semantic: undefined },
   ) {}
 
-  /** Full-text search over what this connection sees: the page `page` of `size` hits, best first, and how many match in all. */
-  searchText(query: string, page: number, size: number): { hits: VisibleHit[]; total: number } {
+  /**
+   * Full-text search over what this connection sees: the page `page` of
+   * `size` hits, best first, and how many match in all (`approximate` when
+   * that is an estimate: see `FullTextIndex#query`). The query may use the
+   * syntax of src/index/query-syntax.ts; one that only leaves words out is
+   * refused.
+   */
+  async searchText(query: string, page: number, size: number): Promise<{ hits: VisibleHit[]; total: number; approximate?: true }> {
+    if (onlyExclusions(queryWords(parseQuery(query)))) throw new InvalidInputError(ONLY_EXCLUSIONS);
     // Each vault's index counts its visible matches and keeps the best
     // `wanted`; the page is cut from those, merged across vaults.
     const wanted = page * size;
-    const found: { vault: Vault; id: string; score: number; terms: string[] }[] = [];
+    const found: { vault: Vault; id: string; score: number; coverage: number; terms: string[] }[] = [];
     let total = 0;
+    let approximate = false;
     for (const vault of this.searchableVaults()) {
       const index = this.indexes.fulltext.get(vault);
       if (!index) continue;
-      const ranked = index.query(query, this.visibilityTest(vault), wanted);
+      const ranked = await index.query(query, this.visibilityTest(vault), wanted, (id, phrases) => this.phrasesIn(vault, id, phrases));
       total += ranked.total;
+      approximate ||= ranked.approximate === true;
       for (const hit of ranked.hits) found.push({ vault, ...hit });
     }
-    found.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    found.sort((a, b) => b.coverage - a.coverage || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const hits: VisibleHit[] = [];
     for (const hit of found.slice(wanted - size, wanted)) {
       const note = this.visibleIn(hit.vault, hit.id);
       if (note) hits.push({ note, score: hit.score, terms: hit.terms });
     }
-    return { hits, total };
+    return approximate ? { hits, total, approximate: true } : { hits, total };
+  }
+
+  /**
+   * Which of `phrases` a note of `vault` holds, adjacent and in order in one
+   * of the fields named (its `phraseTerms`: one index word per place), the
+   * fields made as the index made them: the title and tags from the record,
+   * the body's search text from the file, read only when a phrase may stand
+   * there. Undefined when the note is gone.
+   */
+  private async phrasesIn(vault: Vault, id: string, phrases: readonly PhraseLookup[]): Promise<boolean[] | undefined> {
+    let record = vault.get(id);
+    if (!record) return undefined;
+    let body = '';
+    if (phrases.some((phrase) => phrase.fields.includes('body'))) {
+      try {
+        const note = await vault.read(id);
+        record = note.record;
+        body = toSearchText(note.body);
+      } catch (error) {
+        if (error instanceof DexiError) return undefined;
+        throw error;
+      }
+    }
+    const fields: Record<string, string> = { ...indexedNote(record, body) };
+    const words = new Map<string, string[]>();
+    const wordsOf = (field: string): string[] => {
+      let known = words.get(field);
+      if (!known) words.set(field, (known = phraseTerms(fields[field] ?? '')));
+      return known;
+    };
+    return phrases.map((phrase) => phrase.fields.some((field) => holdsPhrase(wordsOf(field), phrase.terms)));
   }
 
   /** Whether the server runs semantic search at all (its tools are listed only then). */

@@ -1,4 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch';
+import type { QueryWords, WordGroup } from './query-syntax.js';
 import { TopK } from './top-k.js';
 
 /**
@@ -14,7 +15,14 @@ import { TopK } from './top-k.js';
  *   objects and the sort. `rank` adds the same BM25 terms, in the same
  *   order, into typed arrays, keeps only the `limit` best visible notes,
  *   and works out matched terms for those alone. A test checks its scores
- *   and order against `MiniSearch#search`.
+ *   and matched words against `MiniSearch#search`. The order is not
+ *   MiniSearch's: a note holding more of the query's words comes first,
+ *   then the higher score. MiniSearch multiplies the BM25 sum by the number
+ *   of words matched, which does not promise that (on Obsidian's help
+ *   vault, `vim mode` ranked "Views and editing mode" first, issue 16).
+ *   `rank` and `rankReading` also apply the query syntax (query-syntax.ts):
+ *   exclusions, and phrases, which `rankReading` looks for in the notes'
+ *   text, since the index keeps no word positions.
  * - `state` and `fromState`: the index as plain numbers and strings, for a
  *   binary snapshot that loads several times faster than `loadJS`'s JSON.
  */
@@ -25,16 +33,54 @@ export type FieldPostings = Map<number, Map<number, number>>;
 export interface RankedHit {
   id: string;
   score: number;
+  /** How many of the query's groups the note holds (with no syntax, its distinct words): notes holding more rank first. */
+  coverage: number;
   /** The index's words that matched (after prefix and typo matching), in MiniSearch's order. */
   terms: string[];
 }
 
 export interface RankedPage {
-  /** Visible notes that match at least one word. */
+  /** Visible notes that match: at least one word, every phrase, no exclusion. */
   total: number;
-  /** The best `limit` of them, by score, then id. */
+  /** The best `limit` of them: by coverage, then score, then id. */
   hits: RankedHit[];
+  /** Set when `total` is an estimate: a phrase had more notes to read than a search reads (`rankReading`). */
+  approximate?: true;
 }
+
+/** A query in the index's words: see `queryWords` in query-syntax.ts. */
+export type RankQuery = QueryWords;
+
+/** A phrase to look for in a note's text, in the fields (by name) that hold all its words. */
+export interface PhraseLookup {
+  terms: readonly string[];
+  fields: readonly string[];
+}
+
+/** Which of `phrases` the note holds (adjacent, in order); undefined when the note cannot be read any more. */
+export type PhraseCheck = (id: string, phrases: readonly PhraseLookup[]) => Promise<readonly boolean[] | undefined>;
+
+/** What must be read of one note before it is known to match. */
+interface PendingChecks {
+  lookups: PhraseLookup[];
+  /** Per group with a phrase that only reading can settle: the lookups of its phrases, one of which the note must hold. */
+  needs: number[][];
+  /** Lookups of excluded phrases: holding one leaves the note out. */
+  leaveOut: number[];
+}
+
+interface Candidates {
+  /** Short ids of the notes that may match, by coverage. */
+  byLevel: number[][];
+  /** Score by short id. */
+  score: Float64Array;
+  /** Notes whose match depends on their text. */
+  pending: Map<number, PendingChecks>;
+  hit(id: string, doc: number, coverage: number): RankedHit;
+}
+
+/** Notes read at once while a phrase is looked for. */
+const READ_AHEAD = 16;
 
 /** Everything of the index but its postings. */
 export interface EngineCounts {
@@ -139,14 +185,122 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
   }
 
   /**
-   * How many notes passing `visible` (every note when it is undefined)
-   * contain at least one of `terms`, and the best `limit` of them, scored as
-   * an index of those notes alone would score them. `terms` are the query's
-   * words, already tokenised and normalised as the index was; each
-   * occurrence counts, as in MiniSearch, where a repeated word adds its
-   * score twice.
+   * How many notes passing `visible` (every note when it is undefined) match
+   * `query`, and the best `limit` of them, scored as an index of those notes
+   * alone would score them. `query` is in the index's words (`queryWords` in
+   * query-syntax.ts); each occurrence of a word counts, as in MiniSearch,
+   * where a repeated word adds its score twice.
+   *
+   * A note holding more of the query's groups ranks first (with no syntax, a
+   * group is a distinct word), then the higher score, then the smaller id.
+   * The score is MiniSearch's: the BM25 sum times the number of distinct
+   * words matched. Exclusions and phrases decide which notes count at all.
+   *
+   * Synchronous: throws when a phrase of two or more words must be looked
+   * for in the notes' text (`rankReading` does that).
    */
-  rank(terms: readonly string[], visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
+  rank(query: RankQuery, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
+    const found = this.candidates(query, visible);
+    if (found.pending.size > 0) throw new Error('This query has phrases to look for in the notes: rank it with rankReading');
+    return this.best(found, limit);
+  }
+
+  /** The page of candidates none of which needs reading. */
+  private best(found: Candidates, limit: number): RankedPage {
+    const { byLevel, score } = found;
+    let total = 0;
+    for (const docs of byLevel) total += docs.length;
+    const hits: RankedHit[] = [];
+    for (let level = byLevel.length - 1; level >= 0 && hits.length < limit; level--) {
+      const best = new TopK<{ id: string; doc: number; score: number }>(Math.max(0, limit - hits.length));
+      for (const doc of byLevel[level] as number[]) best.push({ id: this._documentIds.get(doc) as string, doc, score: score[doc] as number });
+      for (const { id, doc } of best.sorted()) hits.push(found.hit(id, doc, level));
+    }
+    return { total, hits };
+  }
+
+  /**
+   * `rank`, looking for phrases in the notes' text with `check` where the
+   * index can only tell that a note holds all of a phrase's words (it keeps
+   * no word positions). At most `budget` notes are read in all. They are
+   * read best first, a few at a time, until the page is full; then the rest
+   * are counted: all of them read if the budget allows, else an evenly
+   * spread sample of them, and the page says its total is `approximate`
+   * (an estimate from the sample). Every hit is a note that was read and
+   * matched; if the budget runs out before the page is full, the page is
+   * short and `approximate`.
+   */
+  async rankReading(query: RankQuery, visible: ((id: string) => boolean) | undefined, limit: number, check: PhraseCheck, budget: number): Promise<RankedPage> {
+    const found = this.candidates(query, visible);
+    const { byLevel, score, pending } = found;
+    if (pending.size === 0) return this.best(found, limit);
+    // Every candidate in rank order: the levels top down, each by score, then id.
+    const order: { doc: number; id: string; level: number }[] = [];
+    for (let level = byLevel.length - 1; level >= 0; level--) {
+      const docs = (byLevel[level] as number[]).map((doc) => ({ doc, id: this._documentIds.get(doc) as string, level }));
+      docs.sort((a, b) => (score[b.doc] as number) - (score[a.doc] as number) || compareIds(a.id, b.id));
+      for (const candidate of docs) order.push(candidate);
+    }
+    let reads = 0;
+    let matchedReads = 0;
+    /** Whether each of `docs` matches, reading the pending ones together. */
+    const matchAll = async (docs: readonly { doc: number; id: string }[]): Promise<boolean[]> => {
+      const held = await Promise.all(docs.map(({ doc, id }) => {
+        const checks = pending.get(doc);
+        return checks === undefined ? undefined : check(id, checks.lookups);
+      }));
+      return docs.map(({ doc }, k) => {
+        const checks = pending.get(doc);
+        if (checks === undefined) return true;
+        reads++;
+        const holds = held[k];
+        const matches = holds !== undefined && checks.needs.every((alternatives) => alternatives.some((j) => holds[j] === true)) && !checks.leaveOut.some((j) => holds[j] === true);
+        if (matches) matchedReads++;
+        return matches;
+      });
+    };
+
+    const hits: RankedHit[] = [];
+    let count = 0;
+    let at = 0;
+    // The page, best first.
+    while (at < order.length && hits.length < limit && reads < budget) {
+      const chunk: typeof order = [];
+      let toRead = 0;
+      while (at < order.length && toRead < Math.min(READ_AHEAD, budget - reads)) {
+        const candidate = order[at++] as (typeof order)[number];
+        chunk.push(candidate);
+        if (pending.has(candidate.doc)) toRead++;
+      }
+      const matches = await matchAll(chunk);
+      chunk.forEach(({ doc, id, level }, k) => {
+        if (!matches[k]) return;
+        count++;
+        if (hits.length < limit) hits.push(found.hit(id, doc, level));
+      });
+    }
+    // The count of the rest.
+    const unread: (typeof order)[number][] = [];
+    for (; at < order.length; at++) {
+      const candidate = order[at] as (typeof order)[number];
+      if (pending.has(candidate.doc)) unread.push(candidate);
+      else count++;
+    }
+    if (unread.length === 0) return { total: count, hits };
+    const left = Math.max(0, budget - reads);
+    const sample = unread.length <= left ? unread : Array.from({ length: left }, (_, i) => unread[Math.floor(((i + 0.5) * unread.length) / left)] as (typeof order)[number]);
+    let matchedSample = 0;
+    for (let i = 0; i < sample.length; i += READ_AHEAD) {
+      for (const matches of await matchAll(sample.slice(i, i + READ_AHEAD))) if (matches) matchedSample++;
+    }
+    if (sample.length === unread.length) return { total: count + matchedSample, hits };
+    // Too many to read: the rate of the sample, or, with no budget left for one, of the notes read for the page.
+    const rate = sample.length > 0 ? matchedSample / sample.length : reads > 0 ? matchedReads / reads : 1;
+    return { total: count + Math.round(unread.length * rate), hits, approximate: true };
+  }
+
+  /** Every note `query` may find, by level (how many groups it holds), with what remains to be read of them. */
+  private candidates(query: RankQuery, visible: ((id: string) => boolean) | undefined): Candidates {
     this.table ??= this.documentTable();
     const seen = visible === undefined ? undefined : this.statisticsFor(visible);
     // The notes that count: every live one, or the live ones the connection sees.
@@ -157,19 +311,22 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
     const fieldCount = this.fieldNames.length;
     const options = this._options.searchOptions;
     const { k, b, d } = options.bm25;
-    const expansionsPerWord = terms.map((term, i) => this.expand(term, i, terms));
+    const words = query.terms.map(({ term }) => term);
+    const expansionsPerWord = query.terms.map(({ term, exact }, i) => (exact ? this.exactly(term) : this.expand(term, i, words)));
     const slots = this._nextId;
     const total = new Float64Array(slots);
     const perWord = new Float64Array(slots);
     // How many distinct query words each note matched: MiniSearch multiplies the sum by it.
     const quality = new Uint16Array(slots);
     const touched: number[] = [];
+    // The notes each query word matched, for the groups.
+    const matchedBy: number[][] = [];
     const seenWords = new Set<string>();
     const fields = this.fieldNames.map((name) => ({ id: this._fieldIds[name], boost: options.boost[name] || 1 }));
 
     for (const [w, expansions] of expansionsPerWord.entries()) {
-      const counts = !seenWords.has(terms[w] as string);
-      seenWords.add(terms[w] as string);
+      const counts = !seenWords.has(words[w] as string);
+      seenWords.add(words[w] as string);
       const inWord: number[] = [];
       for (const expansion of expansions) {
         for (const field of fields) {
@@ -198,19 +355,124 @@ export class RankedMiniSearch<T> extends MiniSearch<T> {
         perWord[doc] = 0;
         if (counts) quality[doc] = (quality[doc] as number) + 1;
       }
+      matchedBy.push(inWord);
     }
 
-    const best = new TopK<{ id: string; doc: number; score: number }>(Math.max(0, limit));
-    let count = 0;
-    for (const doc of touched) {
-      const id = this._documentIds.get(doc) as string | undefined;
-      if (id === undefined) continue;
-      count++;
-      best.push({ id, doc, score: (total[doc] as number) * Math.max(1, quality[doc] as number) });
-    }
+    // How many of the groups without a phrase each note holds. Without
+    // syntax a group is one distinct word, and that is `quality`.
+    const required = query.groups.filter((group) => group.phrases.length > 0);
+    const groupWords = query.groups.map((group) => new Set(group.words.map((w) => words[w])));
+    const oneWordEach = required.length === 0 && groupWords.every((set) => set.size === 1) && new Set(groupWords.flatMap((set) => [...set])).size === groupWords.length;
+    const coverage = oneWordEach ? quality : new Uint16Array(slots);
+    const stamp = oneWordEach ? undefined : new Int32Array(slots);
+    query.groups.forEach((group, g) => {
+      if (stamp === undefined || group.phrases.length > 0) return;
+      for (const w of group.words) {
+        for (const doc of matchedBy[w] ?? []) {
+          if (stamp[doc] === g + 1) continue;
+          stamp[doc] = g + 1;
+          coverage[doc] = (coverage[doc] as number) + 1;
+        }
+      }
+    });
+
     const fieldIds = fields.map((field) => field.id);
-    const hits = best.sorted().map(({ id, doc, score }) => ({ id, score, terms: matchedTerms(expansionsPerWord, fieldIds, doc) }));
-    return { total: count, hits };
+    const leftOut = this.leftOut(query.excludeWords, live);
+    const byLevel: number[][] = Array.from({ length: query.groups.length + 1 }, () => []);
+    const pending = new Map<number, PendingChecks>();
+    const score = total;
+    const filtered = required.length > 0 || query.excludePhrases.length > 0;
+    for (const doc of touched) {
+      if (leftOut?.[doc] === 1) continue;
+      if (filtered) {
+        const checks = this.checksFor(doc, required, query.excludePhrases, expansionsPerWord, fieldIds);
+        if (checks === false) continue;
+        if (checks !== true) pending.set(doc, checks);
+      }
+      score[doc] = (total[doc] as number) * Math.max(1, quality[doc] as number);
+      // A note found holds every group with a phrase.
+      byLevel[(coverage[doc] as number) + required.length]?.push(doc);
+    }
+    return {
+      byLevel,
+      score,
+      pending,
+      hit: (id, doc, level) => ({ id, score: score[doc] as number, coverage: level, terms: matchedTerms(expansionsPerWord, fieldIds, doc) }),
+    };
+  }
+
+  /**
+   * Whether `doc` holds every group with a phrase and none of the excluded
+   * phrases: true or false where the index can tell, else what to read.
+   */
+  private checksFor(
+    doc: number,
+    required: readonly WordGroup[],
+    excludePhrases: readonly (readonly string[])[],
+    expansionsPerWord: readonly Expansion[][],
+    fieldIds: readonly (number | undefined)[],
+  ): PendingChecks | boolean {
+    const lookups: PhraseLookup[] = [];
+    const needs: number[][] = [];
+    const leaveOut: number[] = [];
+    for (const group of required) {
+      const byWord = group.words.some((w) => (expansionsPerWord[w] ?? []).some(({ postings }) => holdsIn(postings, fieldIds, doc)));
+      if (byWord) continue;
+      const alternatives: number[] = [];
+      let held = false;
+      for (const phrase of group.phrases) {
+        const inFields = this.fieldsHoldingAll(phrase, doc);
+        if (inFields.length === 0) continue;
+        // One word: the index knows.
+        if (phrase.length === 1) {
+          held = true;
+          break;
+        }
+        alternatives.push(lookups.push({ terms: phrase, fields: inFields }) - 1);
+      }
+      if (held) continue;
+      if (alternatives.length === 0) return false;
+      needs.push(alternatives);
+    }
+    for (const phrase of excludePhrases) {
+      const inFields = this.fieldsHoldingAll(phrase, doc);
+      if (inFields.length > 0) leaveOut.push(lookups.push({ terms: phrase, fields: inFields }) - 1);
+    }
+    return lookups.length === 0 ? true : { lookups, needs, leaveOut };
+  }
+
+  /** The fields of `doc` that hold every word of `phrase` exactly: the only ones it may stand in. */
+  private fieldsHoldingAll(phrase: readonly string[], doc: number): string[] {
+    const out: string[] = [];
+    for (const name of this.fieldNames) {
+      const fieldId = this._fieldIds[name];
+      if (fieldId === undefined) continue;
+      if (phrase.every((term) => this._index.get(term)?.get(fieldId)?.has(doc) === true)) out.push(name);
+    }
+    return out;
+  }
+
+  /** The notes an excluded word leaves out (holding it, or, when `prefix` and its length allows prefixes, a word it begins), by short id; undefined when there is none. */
+  private leftOut(words: readonly { term: string; prefix: boolean }[], live: Uint8Array): Uint8Array | undefined {
+    if (words.length === 0) return undefined;
+    const out = new Uint8Array(this._nextId);
+    const options = this._options.searchOptions;
+    const mark = (postings: FieldPostings): void => {
+      for (const frequencies of postings.values()) for (const doc of frequencies.keys()) if (live[doc] === 1) out[doc] = 1;
+    };
+    words.forEach(({ term, prefix }, i) => {
+      const exact = this._index.get(term);
+      if (exact) mark(exact);
+      const prefixes = prefix && (typeof options.prefix === 'function' ? options.prefix(term, i, [term]) : options.prefix === true);
+      if (prefixes) for (const [, postings] of this._index.atPrefix(term)) mark(postings);
+    });
+    return out;
+  }
+
+  /** A phrase's word: the index's word itself, without prefix or typo matches. */
+  private exactly(term: string): Expansion[] {
+    const postings = this._index.get(term);
+    return postings ? [{ term, weight: 1, postings }] : [];
   }
 
   private statisticsFor(visible: (id: string) => boolean): VisibleStatistics {
@@ -373,4 +635,13 @@ function matchedTerms(expansionsPerWord: readonly Expansion[][], fieldIds: reado
     }
   }
   return out;
+}
+
+/** Whether `doc` holds a word (its postings) in any of the fields. */
+function holdsIn(postings: FieldPostings, fieldIds: readonly (number | undefined)[], doc: number): boolean {
+  return fieldIds.some((fieldId) => fieldId !== undefined && postings.get(fieldId)?.has(doc) === true);
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
