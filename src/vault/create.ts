@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { fileNameForTitle, numberedName } from '../files/filenames.js';
-import { setFrontmatterKeys } from '../files/frontmatter.js';
+import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { appendParagraph, withLineEnding } from '../files/body-edit.js';
-import { editedHead, FrontmatterLayoutError, headOf, joinNote, parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../files/frontmatter.js';
+import { editedHead, FrontmatterLayoutError, headOf, joinNote, setFrontmatterKeys } from '../files/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
 import { DexiError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { formatIso } from './time.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FrontmatterLayoutError, joinNote, parseFrontmatter, setFrontmatterKeys, splitFrontmatter } from '../../src/files/frontmatter.js';
+import { FrontmatterLayoutError, joinNote, setFrontmatterKeys } from '../../src/files/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
 
 describe('splitFrontmatter', () => {
   it.each([
