@@ -395,14 +395,13 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
   private leftOut(words: readonly { term: string; prefix: boolean }[], live: Uint8Array): Uint8Array | undefined {
     if (words.length === 0) return undefined;
     const out = new Uint8Array(this._nextId);
-    const options = this._options.searchOptions;
     const mark = (postings: FieldPostings): void => {
       for (const frequencies of postings.values()) for (const doc of frequencies.keys()) if (live[doc] === 1) out[doc] = 1;
     };
     words.forEach(({ term, prefix }, i) => {
       const exact = this._index.get(term);
       if (exact) mark(exact);
-      const prefixes = prefix && (typeof options.prefix === 'function' ? options.prefix(term, i, [term]) : options.prefix === true);
+      const prefixes = prefix && this.prefixes(term, i, [term]);
       if (prefixes) for (const [, postings] of this._index.atPrefix(term)) mark(postings);
     });
     return out;
@@ -451,6 +450,12 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     return engine;
   }
 
+  /** Whether query word `term` (the `i`th of `terms`) also finds words it begins, by the `prefix` search option. */
+  private prefixes(term: string, i: number, terms: string[]): boolean {
+    const { prefix } = this._options.searchOptions;
+    return typeof prefix === 'function' ? prefix(term, i, terms) : prefix === true;
+  }
+
   /** The index's words that query word `term` (the `i`th of `terms`) reaches, as `MiniSearch#search` weighs them. */
   private expand(term: string, i: number, terms: readonly string[]): Expansion[] {
     const options = this._options.searchOptions;
@@ -463,8 +468,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const fuzzy = fuzzyOption === true ? 0.2 : fuzzyOption;
     const maxDistance = fuzzy === false ? 0 : fuzzy < 1 ? Math.min(options.maxFuzzy, Math.round(term.length * fuzzy)) : fuzzy;
     const fuzzyMatches = maxDistance > 0 ? this._index.fuzzyGet(term, maxDistance) : undefined;
-    const prefix = typeof options.prefix === 'function' ? options.prefix(term, i, words) : options.prefix === true;
-    if (prefix) {
+    if (this.prefixes(term, i, words)) {
       for (const [candidate, postings] of this._index.atPrefix(term)) {
         const distance = candidate.length - term.length;
         if (distance === 0) continue;
@@ -493,10 +497,7 @@ function liveCount(live: Uint8Array, frequencies: Map<number, number>): number {
 function matchedTerms(expansionsPerWord: readonly Expansion[][], fieldIds: readonly (number | undefined)[], doc: number): string[] {
   const out: string[] = [];
   for (const expansions of expansionsPerWord) {
-    for (const { term, postings } of expansions) {
-      if (out.includes(term)) continue;
-      if (fieldIds.some((fieldId) => fieldId !== undefined && postings.get(fieldId)?.has(doc))) out.push(term);
-    }
+    for (const { term, postings } of expansions) if (!out.includes(term) && holdsIn(postings, fieldIds, doc)) out.push(term);
   }
   return out;
 }

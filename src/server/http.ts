@@ -229,8 +229,8 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
    * idle session is closed; a token whose sessions are all in use is refused
    * (it can only ever crowd out itself).
    */
-  const makeRoom = (key: string): { status: number; message: string } | undefined => {
-    const mine = [...sessions].filter(([, session]) => session.tokenHash.toString('hex') === key);
+  const makeRoom = (key: string, hash: Buffer): { status: number; message: string } | undefined => {
+    const mine = [...sessions].filter(([, session]) => session.tokenHash.equals(hash));
     const atShare = mine.length + (opening.get(key) ?? 0) >= perToken;
     const full = sessions.size + openingTotal >= maxSessions;
     if (!atShare && !full) return undefined;
@@ -250,8 +250,10 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   };
 
   const openSession = async (req: McpRequest, res: ServerResponse, entry: TokenEntry): Promise<void> => {
-    const key = Buffer.from(entry.hash, 'hex').toString('hex');
-    const refusal = makeRoom(key);
+    const hash = Buffer.from(entry.hash, 'hex');
+    // The key of the count of initialize requests under way: the hash as the Buffer spells it, whatever case the file used.
+    const key = hash.toString('hex');
+    const refusal = makeRoom(key, hash);
     if (refusal) return rpcError(res, refusal.status, -32000, refusal.message);
     opening.set(key, (opening.get(key) ?? 0) + 1);
     openingTotal++;

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import { appendParagraph, withLineEnding } from '../files/body-edit.js';
 import { editedHead, FrontmatterLayoutError, headOf, joinNote, setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
@@ -64,10 +63,11 @@ function asDomainError(error: unknown): unknown {
  * body can never become frontmatter. On a note without a block, a body that
  * would read as one gets an empty block before it.
  *
- * The invariant is checked on the result before anything is written: split
+ * The invariant holds on the result before anything is written: split
  * again, the file gives exactly the intended frontmatter (the old keys, plus
- * the ones set) and exactly the intended body; otherwise the edit is refused
- * with a plain sentence.
+ * the ones set) and exactly the intended body. editedHead checks the first
+ * (the new block read back) and joinNote the second (the joined text split
+ * again); either refuses the edit with a plain sentence.
  */
 export function editedContent(content: string, request: EditRequest, now: Date): EditedNote {
   if (asksForNothing(request)) throw new NothingToUpdateError();
@@ -89,14 +89,8 @@ export function editedContent(content: string, request: EditRequest, now: Date):
 
   try {
     const head = Object.keys(updates).length > 0 ? editedHead(content, split, updates) : headOf(content, split);
-    const next = joinNote(head, body, eol);
-    // The invariant, on the very text to be written: the frontmatter is the old keys plus those set, and the body is the body meant.
-    const check = splitFrontmatter(next);
-    const data = parseFrontmatter(check.yaml);
-    if (check.body !== body || !data.ok || !sameData(data.data, { ...parsed.data, ...updates })) {
-      throw new FrontmatterLayoutError('written this way, its frontmatter and its body would not read back apart as they were meant');
-    }
-    return { content: next, body, data: data.data };
+    // editedHead has read the new block back as these keys, and joinNote split the joined text back into that block and this body.
+    return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
   } catch (error) {
     throw asDomainError(error);
   }
@@ -113,9 +107,4 @@ export function withFrontmatterKeys(content: string, updates: Record<string, unk
   } catch (error) {
     throw asDomainError(error);
   }
-}
-
-/** Frontmatter data compared as JSON would see it (key order aside). */
-function sameData(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  return isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
 }
