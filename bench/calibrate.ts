@@ -51,12 +51,19 @@ function notePairs(list: readonly NoteRun[], labels: 'clear' | 'strict' | 'loose
   );
 }
 
+/** How often the note a sentence was copied from comes first, and in the top 5. */
+function copiedReport(list: readonly QueryRun[], pick: (run: QueryRun) => string[]) {
+  const rank = (run: QueryRun): number => pick(run).findIndex((id) => run.relevant.has(id));
+  const share = (test: (at: number) => boolean): number => +(list.filter((run) => test(rank(run))).length / list.length).toFixed(3);
+  return { first: share((at) => at === 0), top5: share((at) => at >= 0 && at < 5) };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { model: { type: 'string' }, workers: { type: 'string' } } });
   const model = values.model ?? 'use-lite';
   const spec: EmbedderSpec = model === 'use-lite' ? { kind: 'use-lite' } : { kind: 'transformers', model: path.resolve(model) };
   const workers = Number(values.workers ?? availableParallelism());
-  const { modelId, embedSeconds, runs, noteRuns } = await runLabeledSet(spec, workers);
+  const { modelId, embedSeconds, runs, noteRuns, copiedRuns } = await runLabeledSet(spec, workers, { copiedSentences: true });
   const quality = (pick: (run: QueryRun) => string[]): Quality => qualityOf(runs, pick);
   // The contract's reading of the score: at 0.6 and above a result is usually
   // related to the query, below it usually only loosely so. "Related" is
@@ -88,6 +95,15 @@ async function main(): Promise<void> {
     embedding: { workers, seconds: Math.round(embedSeconds * 10) / 10, notesPerSecond: Math.round((LABELED_NOTES.length / embedSeconds) * 10) / 10 },
     semantic: quality((run) => run.semantic.map((hit) => hit.id)),
     fulltext: quality((run) => run.fulltext),
+    // semantic_search as served: a word-for-word full-text match first.
+    semanticAnchored: quality((run) => run.anchored.map((hit) => hit.id)),
+    copiedSentence: {
+      queries: copiedRuns.length,
+      semantic: copiedReport(copiedRuns, (run) => run.semantic.map((hit) => hit.id)),
+      semanticAnchored: copiedReport(copiedRuns, (run) => run.anchored.map((hit) => hit.id)),
+      anchorFired: copiedRuns.filter((run) => run.anchored[0]?.id !== run.semantic[0]?.id).length,
+    },
+    anchorFiredOnLabeledQueries: runs.filter((run) => run.anchored.some((hit, i) => hit.id !== run.semantic[i]?.id)).length,
     calibration: {
       resultsPerQuery: TOP,
       rawCosine: { byTopic: cosines(pairsOf(runs)), strictlyRelevant: cosines(pairsOf(runs, true)) },

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FullTextIndex } from '../src/index/fulltext.js';
+import { FullTextIndex, indexedNote, type PhraseLookup } from '../src/index/fulltext.js';
+import { holdsPhrase, wordForWordCoverage } from '../src/index/query-syntax.js';
+import { phraseTerms } from '../src/index/terms.js';
 import type { EmbedderSpec } from '../src/index/vectors/embedder.js';
 import { embeddingText } from '../src/index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../src/index/vectors/semantic-indexer.js';
@@ -30,6 +32,8 @@ export interface QueryRun {
   fulltext: string[];
   /** The full-text results with their BM25 scores and matched words. */
   fulltextHits: { id: string; score: number; terms: string[] }[];
+  /** What semantic_search answers: `semantic`, with a word-for-word full-text match put first (`wordForWordCoverage`). */
+  anchored: { id: string; score: number }[];
 }
 
 /**
@@ -123,10 +127,21 @@ export async function runLabeledSet(spec: EmbedderSpec, workers: number, options
     for (const note of LABELED_NOTES) {
       fulltext.upsert({ id: note.key, title: note.title, tags: [] } as unknown as NoteRecord, toSearchText(note.body));
     }
+    // Phrases (a copied sentence may quote one) are checked as the server's view checks them.
+    const fields = new Map(LABELED_NOTES.map((note) => [note.key, indexedNote({ id: note.key, title: note.title, tags: [] } as unknown as NoteRecord, toSearchText(note.body))]));
+    const holdsPhrases = async (id: string, phrases: readonly PhraseLookup[]): Promise<boolean[] | undefined> => {
+      const note = fields.get(id) as Record<string, string> | undefined;
+      return note && phrases.map((phrase) => phrase.fields.some((field) => holdsPhrase(phraseTerms(note[field] ?? ''), phrase.terms)));
+    };
     const ask = async (query: string, relevant: readonly string[]): Promise<QueryRun> => {
       const topics = new Set(relevant.map(topicOf));
       const semanticDeep = await semantic.search(query, DEEP);
-      const fulltextHits = fulltext.query(query, undefined, TOP).hits.map(({ id, score, terms }) => ({ id, score, terms }));
+      const ranked = (await fulltext.query(query, undefined, TOP, holdsPhrases)).hits;
+      const fulltextHits = ranked.map(({ id, score, terms }) => ({ id, score, terms }));
+      // As the server's view does (src/access/view.ts, wordForWordMatch).
+      const coverage = wordForWordCoverage(query);
+      const anchor = coverage !== undefined && ranked[0]?.coverage === coverage ? ranked[0].id : undefined;
+      const anchored = anchor === undefined ? semanticDeep.slice(0, TOP) : await semantic.search(query, TOP, undefined, anchor);
       return {
         query,
         relevant: new Set(relevant),
@@ -135,6 +150,7 @@ export async function runLabeledSet(spec: EmbedderSpec, workers: number, options
         semanticDeep,
         fulltext: fulltextHits.map((hit) => hit.id),
         fulltextHits,
+        anchored,
       };
     };
     const runs: QueryRun[] = [];

@@ -177,7 +177,9 @@ async function index(config: IndexConfig): Promise<void> {
   progress.finish(`Read ${runtime.own.size.toLocaleString('en')} notes.`);
   const semantic = runtime.semantic;
   if (semantic) {
-    const embedding = progressReporter(process.stderr, 'Embedding notes');
+    // Two passes (semantic-indexer.ts): every note's opening, then the other windows of long notes.
+    let embedding = progressReporter(process.stderr, 'Embedding notes');
+    let passages = false;
     const started = Date.now();
     for (;;) {
       const state = semantic.progress();
@@ -190,12 +192,18 @@ async function index(config: IndexConfig): Promise<void> {
         const seconds = (Date.now() - started) / 1000;
         const fresh = semantic.embeddedThisRun;
         embedding.finish(
-          `${state.embedded.toLocaleString('en')} notes have vectors; ${fresh.toLocaleString('en')} embedded now, in ${seconds.toFixed(1)} s` +
+          `${state.complete.toLocaleString('en')} notes have vectors; ${fresh.toLocaleString('en')} embedded now, in ${seconds.toFixed(1)} s` +
             `${state.failed > 0 ? ` (${state.failed} failed; see above)` : ''}.`,
         );
         break;
       }
-      embedding.update(state.embedded, Math.max(state.total, runtime.own.size));
+      const total = Math.max(state.total, runtime.own.size);
+      if (!passages && state.total >= runtime.own.size && state.embedded + state.failed >= total && state.complete < state.embedded) {
+        passages = true;
+        embedding.finish(`Every note is searchable by meaning after ${((Date.now() - started) / 1000).toFixed(1)} s; now embedding the rest of the long notes.`);
+        embedding = progressReporter(process.stderr, 'Embedding passages');
+      }
+      embedding.update(passages ? state.complete : state.embedded, total);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }

@@ -196,6 +196,24 @@ export function onlyExclusions(words: QueryWords): boolean {
 }
 
 /** The sentence a query made only of exclusions is refused with. */
+/**
+ * Query groups from which full-text evidence may put a note first in a
+ * semantic search: a note holding every word of a query this long is very
+ * likely what was asked for (a copied sentence, a name with its context),
+ * while one holding both words of a two-word query often is not.
+ */
+export const ANCHOR_MIN_GROUPS = 3;
+
+/**
+ * How many groups a full-text hit must hold (its `coverage`) to be a
+ * word-for-word match of `query`; undefined when the query is too short
+ * for that to mean much (`ANCHOR_MIN_GROUPS`) or only leaves words out. Pure.
+ */
+export function wordForWordCoverage(query: string): number | undefined {
+  const words = queryWords(parseQuery(query));
+  return words.groups.length < ANCHOR_MIN_GROUPS || onlyExclusions(words) ? undefined : words.groups.length;
+}
+
 export const ONLY_EXCLUSIONS = 'A search needs at least one word to look for, not only words to leave out (-word); add one, or use list_notes to browse.';
 
 /** Whether `words` (a text's `phraseTerms`) hold `phrase` (a query phrase's `phraseTerms`) adjacent and in order. */

@@ -7,24 +7,27 @@ import { defineTool } from './tool.js';
 
 const indexing = z
   .object({
-    embedded: z.number().int(),
+    embedded: z.number().int().describe('Notes embedded in full.'),
+    searchable: z.number().int().describe('Notes found by meaning so far: those embedded in full, and those of which only the opening is embedded yet.'),
     total: z.number().int(),
     message: z.string(),
   })
   .optional()
-  .describe('Present while notes are still being embedded: the results cover only the notes embedded so far.');
+  .describe('Present while notes are still being embedded: the results cover only the notes embedded so far (long notes are embedded by their opening first, then in full).');
 
 const semanticResult = z.object({ items: z.array(noteItem), indexing });
 
 function progressNote(view: VaultView): z.infer<typeof indexing> {
   const progress = view.embeddingProgress();
   if (!progress) return undefined;
-  const { embedded, total } = progress;
-  return {
-    embedded,
-    total,
-    message: `Still embedding notes: ${embedded.toLocaleString('en')} of ${total.toLocaleString('en')} done, so results cover only those; try again later for complete results.`,
-  };
+  const { embedded, searchable, total } = progress;
+  const count = (n: number): string => n.toLocaleString('en');
+  const openingOnly = searchable - embedded;
+  const done =
+    openingOnly > 0
+      ? `${count(embedded)} of ${count(total)} done in full and ${count(openingOnly)} more by their opening only, so results cover only those`
+      : `${count(embedded)} of ${count(total)} done, so results cover only those`;
+  return { embedded, searchable, total, message: `Still embedding notes: ${done}; try again later for complete results.` };
 }
 
 /**
@@ -48,7 +51,7 @@ export const semanticSearchTool = defineTool({
   description:
     'Find notes by meaning using sentence embeddings: it surfaces notes about a concept even when they share no word with the query ' +
     '(e.g. "notes about my garden" finds a note on watering tomatoes). Use it for topics, ideas and vague recollections; use search_notes for exact words or names. ' +
-    `${SIMILARITY_GUIDE} Returns {items} ranked by similarity (no total or pages: it is a ranked window), plus indexing while notes are still being embedded. ` +
+    `${SIMILARITY_GUIDE} Returns {items} ranked by similarity (no total or pages: it is a ranked window), except that a note holding every word of a query of three words or more (a sentence copied from it, a name with its context) comes first; plus indexing while notes are still being embedded. ` +
     'Errors: a plain message for a query outside 1–500 characters, or when semantic search is unavailable.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

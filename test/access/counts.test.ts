@@ -29,11 +29,12 @@ function fakeVault(reading: boolean): Vault {
   } as unknown as Vault;
 }
 
-/** The semantic index has embedded 100 notes, one of them Work's id-0. */
+/** The semantic index has embedded 100 notes in full, one of them Work's id-0, and the opening of a third (id-200). */
 function fakeSemantic(): SemanticIndexer {
   return {
-    progress: () => ({ ready: false, embedded: 100, total: 15019, failed: 0 }),
-    isEmbedded: (id: string) => id === 'id-0' || id === 'id-100',
+    progress: () => ({ ready: false, embedded: 101, complete: 100, total: 15019, failed: 0 }),
+    isEmbedded: (id: string) => id === 'id-0' || id === 'id-100' || id === 'id-200',
+    isComplete: (id: string) => id === 'id-0' || id === 'id-100',
     hasFailed: () => false,
     embedderId: 'test',
   } as unknown as SemanticIndexer;
@@ -54,14 +55,14 @@ describe('counts a connection is told', () => {
 
   it('embedding progress: the whole vault without a boundary, the visible notes alone with one', () => {
     // Counted over the notes the connection sees (here all 15,019), whatever the indexer's own counts say.
-    expect(view(createPolicy()).embeddingProgress()).toEqual({ embedded: 2, total: 15019 });
-    expect(view(createPolicy({ folder: 'Work' })).embeddingProgress()).toEqual({ embedded: 1, total: 3 });
+    expect(view(createPolicy()).embeddingProgress()).toEqual({ embedded: 2, searchable: 3, total: 15019 });
+    expect(view(createPolicy({ folder: 'Work' })).embeddingProgress()).toEqual({ embedded: 1, searchable: 1, total: 3 });
   });
 
   it('find_similar on a note not embedded yet counts only visible notes under a boundary', async () => {
     await expect(view(createPolicy({ folder: 'Work' })).similarTo('id-1', 5)).rejects.toThrow(
       'That note has not been embedded yet (1 of 3 notes done); try again in a minute, or use semantic_search with its title.',
     );
-    await expect(view(createPolicy()).similarTo('id-1', 5)).rejects.toThrow('(2 of 15,019 notes done)');
+    await expect(view(createPolicy()).similarTo('id-1', 5)).rejects.toThrow('(3 of 15,019 notes done)');
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPolicy } from '../../src/access/policy.js';
 import { similarityFor } from '../../src/index/vectors/calibration.js';
 import { connect, copySampleVault, removeDir, writeVault, type Harness } from '../helpers.js';
 
@@ -41,6 +42,30 @@ describe('semantic_search', () => {
     for (const score of scores) expect(score).toBeGreaterThanOrEqual(0);
     for (const score of scores) expect(score).toBeLessThanOrEqual(1);
     expect(result).not.toHaveProperty('total');
+  });
+
+  // A sentence of the scratchpad note: the vectors alone do not rank that note first.
+  const COPIED = 'Try the dal recipe with split mung beans instead of red lentils';
+
+  it('puts first the note holding every word of a longer query, scored by its own similarity', async () => {
+    const semantic = h.runtime.semantic;
+    if (!semantic) throw new Error('the harness runs semantic search');
+    const vectorsAlone = await semantic.search(COPIED, 10);
+    const result = await h.ok<Result>('semantic_search', { query: COPIED, size: 10 });
+    const first = result.items[0];
+    expect(first?.title).toBe('Scratchpad');
+    expect(vectorsAlone[0]?.id).not.toBe(first?.id);
+    const own = await semantic.search(COPIED, 10, undefined, first?.id);
+    expect(first?.similarity).toBe(similarityFor(semantic.embedderId, 'query')(own[0]?.score ?? NaN));
+    expect(result.items.slice(1).map((item) => item.id)).toEqual(vectorsAlone.filter((hit) => hit.id !== first?.id).slice(0, 9).map((hit) => hit.id));
+  });
+
+  it('never brings in a note outside the boundary by its words', async () => {
+    const bounded = h.runtime.context(createPolicy({ folder: 'Recipes' }));
+    const hits = await bounded.view.searchMeaning(COPIED, 10);
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.map((hit) => hit.note.record.title)).not.toContain('Scratchpad');
+    for (const hit of hits) expect(hit.note.record.path.startsWith('Recipes/')).toBe(true);
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsPhrase, onlyExclusions, parseQuery, queryWords, type ParsedQuery, type QueryPart } from '../../src/index/query-syntax.js';
+import { holdsPhrase, onlyExclusions, parseQuery, queryWords, wordForWordCoverage, type ParsedQuery, type QueryPart } from '../../src/index/query-syntax.js';
 import { phraseTerms, searchTerms } from '../../src/index/terms.js';
 
 const w = (text: string): QueryPart => ({ phrase: false, text });
@@ -159,5 +159,20 @@ describe('holdsPhrase', () => {
     [['a'], [], true],
   ])('%j holds %j: %s', (text, phrase, expected) => {
     expect(holdsPhrase(text, phrase)).toBe(expected);
+  });
+});
+
+describe('wordForWordCoverage', () => {
+  it.each([
+    { query: 'sourdough starter', expected: undefined, why: 'two words say too little' },
+    { query: 'the sourdough of it', expected: undefined, why: 'stop words do not count' },
+    { query: 'sourdough starter feeding', expected: 3, why: 'three words' },
+    { query: 'Try the dal recipe with split mung beans instead of red lentils', expected: 9, why: 'a copied sentence: its words, without stop words' },
+    { query: 'dal dal dal', expected: undefined, why: 'a repeated word is one group' },
+    { query: 'dal OR curry recipe beans', expected: 3, why: 'alternatives are one group' },
+    { query: '-dal -curry -beans', expected: undefined, why: 'only words left out' },
+    { query: '"split mung beans" recipe dal', expected: 3, why: 'a phrase is one group' },
+  ])('$query: $why', ({ query, expected }) => {
+    expect(wordForWordCoverage(query)).toBe(expected);
   });
 });

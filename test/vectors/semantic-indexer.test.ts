@@ -76,7 +76,7 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       await first.close();
 
       // Restart: same texts, nothing to embed.
-      const embed = vi.spyOn(EmbeddingPool.prototype, 'embed');
+      const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
       const second = make(cacheDir);
       await second.start();
       // The saved vectors are loaded, but no note has been checked against them yet: not ready, whatever the queue says.
@@ -85,7 +85,7 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       second.noteChanged('trip', `${NOTES['trip'] ?? ''} Also a day at the Gulbenkian museum.`);
       second.allNotesReported();
       await waitUntilReady(second);
-      const embedded = embed.mock.calls.map(([texts]) => texts).flat();
+      const embedded = embed.mock.calls.flatMap(([requests]) => requests.map((request) => request.text));
       expect(embedded).toHaveLength(1);
       expect(embedded[0]).toMatch(/Gulbenkian/);
       expect(second.progress()).toMatchObject({ ready: true, embedded: 7, total: 7 });
@@ -96,7 +96,7 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
 
   it('embeds the most recently updated notes first', async () => {
     await withTempDir(async (dir) => {
-      const embed = vi.spyOn(EmbeddingPool.prototype, 'embed');
+      const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
       const indexer = make(path.join(dir, 'vectors'));
       // Reported oldest first, as a first read may meet them.
       const ids = Object.keys(NOTES);
@@ -104,7 +104,7 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       await indexer.start();
       indexer.allNotesReported();
       await waitUntilReady(indexer);
-      const order = embed.mock.calls.flatMap(([texts]) => texts).map((text) => ids.find((id) => text === NOTES[id]));
+      const order = embed.mock.calls.flatMap(([requests]) => requests).map((request) => ids.find((id) => request.text === NOTES[id]));
       expect(order).toEqual([...ids].reverse());
     });
   }, 60_000);
@@ -131,4 +131,76 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       expect(log.some((line) => line.startsWith('semantic index saved'))).toBe(true);
     });
   }, 60_000);
+
+  it('embeds every note\'s opening first, then the rest of long notes, and lets a late passage win on its own', async () => {
+    await withTempDir(async (dir) => {
+      const cacheDir = path.join(dir, 'vectors');
+      const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
+      // Some 300 words on meetings, then a paragraph on the violin: far past the model's 128 tokens.
+      const long = (i: number): string =>
+        `Project meeting ${i}. ` + 'The agenda covered staffing, the budget and the schedule; owners were named for each decision. '.repeat(20);
+      const violinTail = ' Afterwards I practised the violin: scales, arpeggios and the slow movement of the Bach partita, with a drone for intonation.';
+      const first = make(cacheDir);
+      await first.start();
+      for (let i = 0; i < 3; i++) first.noteChanged(`meeting-${i}`, long(i), Date.UTC(2026, 0, 1 + i));
+      first.noteChanged('meeting-violin', long(9) + violinTail, Date.UTC(2025, 0, 1));
+      for (const [id, text] of Object.entries(NOTES)) if (id !== 'violin') first.noteChanged(id, text, Date.UTC(2024, 0, 1));
+      first.allNotesReported();
+      const done = await waitUntilReady(first);
+      expect(done).toMatchObject({ ready: true, embedded: 11, complete: 11, total: 11 });
+
+      const requests = embed.mock.calls.flatMap(([batch]) => batch);
+      const firstPassage = requests.findIndex((request) => request.window > 0);
+      // Every opening (window 0) was asked for before any other window.
+      expect(firstPassage).toBe(11);
+      expect(requests.slice(firstPassage).every((request) => request.window > 0 && request.text.startsWith('Project meeting'))).toBe(true);
+      const windowsOfViolin = requests.filter((request) => request.text.endsWith(violinTail)).length;
+      expect(windowsOfViolin).toBeGreaterThan(2);
+
+      // Only the last window holds the violin; the note's best window is what ranks it.
+      expect((await first.search('violin practice with scales and arpeggios', 1))[0]?.id).toBe('meeting-violin');
+    });
+  }, 90_000);
+
+  it('says a long note is searchable by its opening before its passages are embedded, and a restart embeds only the rest', async () => {
+    await withTempDir(async (dir) => {
+      const cacheDir = path.join(dir, 'vectors');
+      const text = 'Garden diary. ' + 'Watered the tomatoes, tied up the beans, picked the first courgettes and weeded the onion bed. '.repeat(30);
+      const first = make(cacheDir);
+      // The passages wait until every opening is done; closing as soon as the opening is in keeps them for next time.
+      let resolveOpened: () => void = () => undefined;
+      const opened = new Promise<void>((resolve) => (resolveOpened = resolve));
+      let stopHeld: (error: Error) => void = () => undefined;
+      const original = EmbeddingPool.prototype.embedWindows;
+      vi.spyOn(EmbeddingPool.prototype, 'embedWindows').mockImplementation(async function (this: EmbeddingPool, requests, options) {
+        if (requests.some((request) => request.window > 0)) {
+          resolveOpened();
+          // Held back, as if the worker were still busy when the server stops.
+          return new Promise((_, reject) => (stopHeld = reject));
+        }
+        return original.call(this, requests, options);
+      });
+      await first.start();
+      first.noteChanged('garden', text);
+      first.allNotesReported();
+      await opened;
+      expect(first.progress()).toMatchObject({ ready: false, embedded: 1, complete: 0, total: 1 });
+      expect(first.isEmbedded('garden')).toBe(true);
+      expect(first.isComplete('garden')).toBe(false);
+      const closing = first.close();
+      stopHeld(new Error('The embedding pool is closed'));
+      await closing;
+      vi.restoreAllMocks();
+
+      const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
+      const second = make(cacheDir);
+      await second.start();
+      second.noteChanged('garden', text);
+      second.allNotesReported();
+      expect(await waitUntilReady(second)).toMatchObject({ ready: true, embedded: 1, complete: 1 });
+      const asked = embed.mock.calls.flatMap(([batch]) => batch);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.every((request) => request.window > 0)).toBe(true);
+    });
+  }, 90_000);
 });

@@ -1,7 +1,10 @@
+import { windowWords } from './windows.js';
+
 /**
- * Long notes are embedded as overlapping chunks of words: a sentence encoder
- * summarises a few paragraphs well and a whole book badly. A note's vector
- * score is its best chunk's, so one relevant section is enough to find it.
+ * Windows by words, for an embedder that does not say how it counts tokens
+ * (transformers.js models, whose tokenizers differ): overlapping chunks of
+ * words, sized for the 256–512 tokens such models read. USE-lite windows by
+ * its own tokens instead (`use-lite.ts`).
  */
 export interface ChunkOptions {
   /** Words per chunk. */
@@ -22,17 +25,18 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({
 });
 
 /**
- * Part of the content hash: changing how notes are chunked must re-embed
- * them, so bump this with any change to `chunkText` or its defaults.
+ * Part of the content hash: changing how notes are cut into windows must
+ * re-embed them, so bump this with any change to `chunkText`, its defaults,
+ * or an embedder's own windows. /2: USE-lite windows by its 128 tokens.
  */
-export const CHUNKER_VERSION = 'words-200-40-24-48/1';
+export const CHUNKER_VERSION = 'words-200-40-24-48/2';
 
 export function chunkText(text: string, options: Partial<ChunkOptions> = {}): string[] {
   const chunking = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   if (!(chunking.words >= 1) || !(chunking.overlap >= 0) || chunking.overlap >= chunking.words || !(chunking.maxWordChars >= 1) || !(chunking.maxChunks >= 1)) {
     throw new RangeError('chunk options need words >= 1, 0 <= overlap < words, maxWordChars >= 1, maxChunks >= 1');
   }
-  const words = splitWords(text, chunking.maxWordChars);
+  const words = windowWords(text, chunking.maxWordChars);
   if (words.length === 0) return [];
   const step = chunking.words - chunking.overlap;
   const chunks: string[] = [];
@@ -41,19 +45,4 @@ export function chunkText(text: string, options: Partial<ChunkOptions> = {}): st
     if (start + chunking.words >= words.length) break;
   }
   return chunks;
-}
-
-function splitWords(text: string, maxWordChars: number): string[] {
-  const out: string[] = [];
-  for (const word of text.split(/\s+/u)) {
-    if (word === '') continue;
-    // Array.from splits by code point, so no surrogate pair is cut in half.
-    const chars = word.length > maxWordChars ? Array.from(word) : undefined;
-    if (!chars || chars.length <= maxWordChars) {
-      out.push(word);
-      continue;
-    }
-    for (let i = 0; i < chars.length; i += maxWordChars) out.push(chars.slice(i, i + maxWordChars).join(''));
-  }
-  return out;
 }

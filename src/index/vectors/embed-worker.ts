@@ -5,11 +5,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEmbedder, type Embedder, type EmbedderSpec } from './embedder.js';
+import type { WindowRequest, WindowVector } from './windows.js';
 
-export type ToWorker = { type: 'embed'; job: number; texts: string[] } | { type: 'close' };
+export type ToWorker = { type: 'embed'; job: number; requests: WindowRequest[] } | { type: 'close' };
 export type FromWorker =
   | { type: 'ready'; id: string; dimensions: number }
-  | { type: 'result'; job: number; vectors: number[][] }
+  | { type: 'result'; job: number; results: WindowVector[] }
   | { type: 'failed'; job: number; message: string }
   | { type: 'load-failed'; message: string };
 
@@ -41,7 +42,7 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   try {
-    send({ type: 'result', job: message.job, vectors: await embedder.embed(message.texts) });
+    send({ type: 'result', job: message.job, results: await embedder.embedWindows(message.requests) });
   } catch (error) {
     send({ type: 'failed', job: message.job, message: errorMessage(error) });
   }

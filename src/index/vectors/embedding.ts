@@ -1,3 +1,5 @@
+import type { WindowRequest, WindowVector } from './windows.js';
+
 /**
  * A text embedder turns texts into unit-length vectors. Its `id` names the
  * model (and anything else that changes the vectors): stored vectors made by
@@ -6,8 +8,10 @@
 export interface Embedder {
   readonly id: string;
   readonly dimensions: number;
-  /** One unit-normalised vector per text, in order. */
+  /** One unit-normalised vector per text, in order: of its first window (a query, a short note). */
   embed(texts: string[]): Promise<number[][]>;
+  /** The vector of one window of each text (`windows.ts`), with how many windows the text has. */
+  embedWindows(requests: readonly WindowRequest[]): Promise<WindowVector[]>;
   close(): Promise<void>;
 }
 

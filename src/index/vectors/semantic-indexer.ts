@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { CHUNKER_VERSION, chunkText, type ChunkOptions } from './chunking.js';
+import { CHUNKER_VERSION } from './chunking.js';
 import type { EmbedderSpec } from './embedder.js';
 import { EmbeddingPool } from './embedding-pool.js';
+import type { WindowVector } from './windows.js';
 import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions } from './vector-index.js';
 import { PriorityQueue } from '../priority-queue.js';
 
@@ -12,8 +13,7 @@ export interface SemanticIndexerOptions {
   /** Embedding worker threads; 0 runs the model on the calling thread. */
   workers: number;
   log: (line: string) => void;
-  chunking?: Partial<ChunkOptions>;
-  /** Texts per worker batch (see EmbeddingPool). */
+  /** Windows per worker batch (see EmbeddingPool). */
   batchSize?: number;
   /**
    * How long changes may stay unsaved, in ms (default 60 s). A save rewrites
@@ -28,14 +28,41 @@ export interface SemanticIndexerOptions {
 interface PendingNote {
   id: string;
   hash: string;
-  chunks: string[];
+  text: string;
+  turn: number;
+  updatedMs: number;
+}
+
+/** A note whose opening window is embedded and whose other windows wait their turn. */
+interface OpenedNote extends PendingNote {
+  windows: number;
+}
+
+type Group = { kind: 'openings'; notes: PendingNote[] } | { kind: 'passages'; notes: OpenedNote[] };
+
+/**
+ * The hash stored for a note of which only the opening window is embedded:
+ * its text's hash and its window count, so that a restart embeds only the
+ * rest. Never equal to a content hash (which is hex).
+ */
+export function openingMark(hash: string, windows: number): string {
+  return `${hash}+opening/${windows}`;
+}
+
+/** The content hash and window count an `openingMark` holds; undefined for any other string. Pure. */
+export function parseOpeningMark(stored: string): { hash: string; windows: number } | undefined {
+  const match = /^([0-9a-f]+)\+opening\/(\d+)$/.exec(stored);
+  if (!match) return undefined;
+  return { hash: match[1] as string, windows: Number(match[2]) };
 }
 
 export interface SemanticProgress {
   /** The model is loaded, every note has been reported (`allNotesReported`), and every one is embedded (or failed). */
   ready: boolean;
-  /** Known notes whose current text is embedded. */
+  /** Known notes whose current text is searchable by meaning: at least its opening window is embedded. */
   embedded: number;
+  /** Known notes whose current text is embedded in full, every window. */
+  complete: number;
   /** Known notes. */
   total: number;
   /** Notes whose current text could not be embedded; retried when it changes. */
@@ -57,14 +84,22 @@ export class SemanticIndexer {
   /** Every known note's current content hash. */
   private readonly desired = new Map<string, string>();
   /** Texts waiting to be embedded, with the place each holds in `queue`. */
-  private readonly pending = new Map<string, { text: string; turn: number }>();
+  private readonly pending = new Map<string, { text: string; turn: number; updatedMs: number }>();
   /**
    * The order they are embedded in: the most recently updated note first,
    * so that the notes a person is most likely to ask about are searchable by
    * meaning first (a cold start of 10,000 notes embeds for many minutes).
    * Entries for notes since changed or removed are skipped when they come up.
+   *
+   * Embedding runs in two passes: first every note's opening window (its
+   * title and first 65–75 words), then the other windows of long notes, in
+   * the same order. A vault is searchable by meaning once the first pass is
+   * done, at one model call a note; the second adds the passages.
    */
   private readonly queue = new PriorityQueue<{ id: string; turn: number }>();
+  /** Notes whose opening is embedded and whose other windows wait, with their place in `passageQueue`. */
+  private readonly passages = new Map<string, OpenedNote>();
+  private readonly passageQueue = new PriorityQueue<{ id: string; turn: number }>();
   private turns = 0;
   /** Content hashes that failed to embed, so they are not retried in a loop. */
   private readonly failed = new Map<string, string>();
@@ -92,7 +127,7 @@ export class SemanticIndexer {
   constructor(private readonly options: SemanticIndexerOptions) {
     this.log = options.log;
     this.autoSaveMs = options.autoSaveMs ?? 60_000;
-    this.hashSalt = `${CHUNKER_VERSION} ${JSON.stringify(options.chunking ?? {})}`;
+    this.hashSalt = CHUNKER_VERSION;
   }
 
   /**
@@ -106,6 +141,8 @@ export class SemanticIndexer {
       this.log(`semantic search unavailable: ${this.startError.message}`);
       this.pending.clear();
       this.queue.clear();
+      this.passages.clear();
+      this.passageQueue.clear();
       throw this.startError;
     });
     return this.starting;
@@ -119,18 +156,22 @@ export class SemanticIndexer {
     if (this.startError) return;
     if (this.index?.contentHash(id) === hash || this.failed.get(id) === hash) {
       this.pending.delete(id);
+      this.passages.delete(id);
       return;
     }
     this.failed.delete(id);
+    this.passages.delete(id);
     const turn = ++this.turns;
-    this.pending.set(id, { text, turn });
+    this.pending.set(id, { text, turn, updatedMs });
     this.queue.push({ id, turn }, updatedMs);
+    if (this.index) this.resumeOpened(id);
     this.fill();
   }
 
   noteRemoved(id: string): void {
     this.desired.delete(id);
     this.pending.delete(id);
+    this.passages.delete(id);
     this.failed.delete(id);
     if (this.index?.remove(id)) this.scheduleSave();
   }
@@ -148,18 +189,39 @@ export class SemanticIndexer {
 
   progress(): SemanticProgress {
     let embedded = 0;
+    let complete = 0;
     const index = this.index;
-    if (index) for (const [id, hash] of this.desired) if (index.contentHash(id) === hash) embedded++;
+    if (index) {
+      for (const [id, hash] of this.desired) {
+        const stored = index.contentHash(id);
+        if (stored === hash) complete++;
+        if (stored === hash || (stored !== undefined && parseOpeningMark(stored)?.hash === hash)) embedded++;
+      }
+    }
     let failed = 0;
     for (const [id, hash] of this.failed) if (this.desired.get(id) === hash) failed++;
     const progress: SemanticProgress = {
-      ready: this.allReported && index !== undefined && this.pending.size === 0 && this.groups.size === 0,
+      ready: this.ready,
       embedded,
+      complete,
       total: this.desired.size,
       failed,
     };
     if (this.startError) progress.error = this.startError.message;
     return progress;
+  }
+
+  /**
+   * `progress().ready` without the counts, which cost a pass over every
+   * note: searches ask this on every call.
+   */
+  get ready(): boolean {
+    return this.allReported && this.index !== undefined && this.pending.size === 0 && this.passages.size === 0 && this.groups.size === 0;
+  }
+
+  /** Why semantic search is unavailable, when the model did not load (`progress().error`, without the counts). */
+  get error(): string | undefined {
+    return this.startError?.message;
   }
 
   /** The server has reported every note it holds (after `retainOnly`): from now on the counts cover the vault. */
@@ -183,23 +245,39 @@ export class SemanticIndexer {
     return this.index?.embedderId;
   }
 
-  /** Whether the note's current text has vectors (find_similar can only answer then). */
+  /** Whether the note's current text has vectors, at least of its opening (find_similar can only answer then). */
   isEmbedded(id: string): boolean {
+    const hash = this.desired.get(id);
+    const stored = this.index?.contentHash(id);
+    return hash !== undefined && stored !== undefined && (stored === hash || parseOpeningMark(stored)?.hash === hash);
+  }
+
+  /** Whether every window of the note's current text is embedded. */
+  isComplete(id: string): boolean {
     const hash = this.desired.get(id);
     return hash !== undefined && this.index?.contentHash(id) === hash;
   }
 
-  /** The k notes closest in meaning to `query`, from the notes embedded so far. */
-  async search(query: string, k: number, filter?: NoteFilter): Promise<VectorHit[]> {
-    const { pool, index } = await this.ready();
+  /**
+   * The k notes closest in meaning to `query`, from the notes embedded so
+   * far. `first`: a note to put first whatever its rank (the caller has
+   * other evidence it is what was asked for), scored by its own cosine;
+   * ignored when it is not embedded or the filter leaves it out.
+   */
+  async search(query: string, k: number, filter?: NoteFilter, first?: string): Promise<VectorHit[]> {
+    const { pool, index } = await this.loaded();
     const [vector] = await pool.embed([query], { priority: 'high' });
     if (!vector) return [];
-    return index.searchVector(vector, k, this.liveFilter(filter));
+    const live = this.liveFilter(filter);
+    const hits = index.searchVector(vector, k, live);
+    const score = first !== undefined && live(first) && this.isEmbedded(first) ? index.scoreNote(vector, first) : undefined;
+    if (first === undefined || score === undefined) return hits;
+    return [{ id: first, score }, ...hits.filter((hit) => hit.id !== first)].slice(0, k);
   }
 
   /** The k notes closest to the note's embedded text; [] when it is not embedded yet. */
   async similar(noteId: string, k: number, filter?: NoteFilter): Promise<VectorHit[]> {
-    const { index } = await this.ready();
+    const { index } = await this.loaded();
     return index.similarTo(noteId, k, this.liveFilter(filter));
   }
 
@@ -250,13 +328,16 @@ export class SemanticIndexer {
         : `semantic index starts empty (${pool.id}): ${reason ?? 'no snapshot'}`,
     );
     this.index = index;
-    for (const id of this.pending.keys()) if (index.contentHash(id) === this.desired.get(id)) this.pending.delete(id);
+    for (const id of [...this.pending.keys()]) {
+      if (index.contentHash(id) === this.desired.get(id)) this.pending.delete(id);
+      else this.resumeOpened(id);
+    }
     if (this.retain) this.pruneIndex(this.retain);
     this.retain = undefined;
     this.fill();
   }
 
-  private async ready(): Promise<{ pool: EmbeddingPool; index: VectorIndex }> {
+  private async loaded(): Promise<{ pool: EmbeddingPool; index: VectorIndex }> {
     if (!this.starting) throw new Error('The semantic indexer has not been started');
     await this.starting;
     if (!this.pool || !this.index || this.closing) throw new Error('The semantic indexer is closed');
@@ -284,12 +365,20 @@ export class SemanticIndexer {
     const pool = this.pool;
     const index = this.index;
     if (!pool || !index || this.closing) return;
-    while (this.groups.size < 2 && this.pending.size > 0) {
+    while (this.groups.size < 2 && (this.pending.size > 0 || this.passages.size > 0)) {
       if (this.backlogStarted === 0) this.backlogStarted = Date.now();
-      const notes = this.takeGroup(pool);
-      this.backlogNotes += notes.length;
-      this.embeddedInRun += notes.length;
-      const group = this.embedGroup(pool, index, notes);
+      const waiting = this.pending.size + this.passages.size;
+      const taken = this.takeGroup(pool);
+      if (taken.notes.length === 0) {
+        // Only blank notes (done at once) or stale entries came up.
+        if (this.pending.size + this.passages.size < waiting) continue;
+        break;
+      }
+      if (taken.kind === 'openings') {
+        this.backlogNotes += taken.notes.length;
+        this.embeddedInRun += taken.notes.length;
+      }
+      const group = this.embedGroup(pool, index, taken);
       this.groups.add(group);
       void group.finally(() => {
         this.groups.delete(group);
@@ -298,49 +387,102 @@ export class SemanticIndexer {
     }
   }
 
-  private takeGroup(pool: EmbeddingPool): PendingNote[] {
-    const target = Math.max(8, pool.workerCount * pool.batchSize * 2);
-    const group: PendingNote[] = [];
-    let chunkCount = 0;
-    while (chunkCount < target) {
-      const next = this.queue.pop();
-      if (!next) break;
-      const waiting = this.pending.get(next.id);
-      if (waiting?.turn !== next.turn) continue; // changed again since, or gone
-      const { id } = next;
-      const { text } = waiting;
-      this.pending.delete(id);
-      const hash = this.desired.get(id);
-      if (hash === undefined) continue;
-      const chunks = chunkText(text, this.options.chunking);
-      group.push({ id, hash, chunks });
-      chunkCount += chunks.length;
-    }
-    // What is left in the queue then is only entries of notes since changed or gone.
-    if (this.pending.size === 0) this.queue.clear();
-    return group;
+  /**
+   * A pending note whose opening the snapshot already holds, for its current
+   * text, goes straight to the second pass: a restart embeds only the rest.
+   */
+  private resumeOpened(id: string): void {
+    const waiting = this.pending.get(id);
+    const stored = this.index?.contentHash(id);
+    const opening = stored === undefined ? undefined : parseOpeningMark(stored);
+    const hash = this.desired.get(id);
+    if (!waiting || !opening || opening.hash !== hash) return;
+    this.pending.delete(id);
+    this.passages.set(id, { id, hash, windows: opening.windows, ...waiting });
+    this.passageQueue.push({ id, turn: waiting.turn }, waiting.updatedMs);
   }
 
-  private async embedGroup(pool: EmbeddingPool, index: VectorIndex, group: PendingNote[]): Promise<void> {
-    let vectors: number[][];
+  /** Openings first (one window a note), then passages; about `target` windows a group. */
+  private takeGroup(pool: EmbeddingPool): Group {
+    const target = Math.max(8, pool.workerCount * pool.batchSize * 2);
+    if (this.pending.size > 0) {
+      const notes: PendingNote[] = [];
+      while (notes.length < target) {
+        const next = this.queue.pop();
+        if (!next) break;
+        const waiting = this.pending.get(next.id);
+        if (waiting?.turn !== next.turn) continue; // changed again since, or gone
+        this.pending.delete(next.id);
+        const hash = this.desired.get(next.id);
+        if (hash === undefined) continue;
+        // A blank note has nothing to embed: it is done, and matches nothing.
+        if (waiting.text.trim() === '') this.index?.upsert(next.id, [], hash);
+        else notes.push({ id: next.id, hash, ...waiting });
+      }
+      // What is left in the queue then is only entries of notes since changed or gone.
+      if (this.pending.size === 0) this.queue.clear();
+      return { kind: 'openings', notes };
+    }
+    const notes: OpenedNote[] = [];
+    let windows = 0;
+    while (windows < target) {
+      const next = this.passageQueue.pop();
+      if (!next) break;
+      const opened = this.passages.get(next.id);
+      if (opened?.turn !== next.turn) continue;
+      this.passages.delete(next.id);
+      notes.push(opened);
+      windows += opened.windows - 1;
+    }
+    if (this.passages.size === 0) this.passageQueue.clear();
+    return { kind: 'passages', notes };
+  }
+
+  private async embedGroup(pool: EmbeddingPool, index: VectorIndex, group: Group): Promise<void> {
+    const requests =
+      group.kind === 'openings'
+        ? group.notes.map((note) => ({ text: note.text, window: 0 }))
+        : group.notes.flatMap((note) => Array.from({ length: note.windows - 1 }, (_, i) => ({ text: note.text, window: i + 1 })));
+    let results: WindowVector[];
     try {
-      vectors = await pool.embed(group.flatMap((note) => note.chunks));
+      results = await pool.embedWindows(requests);
     } catch (error) {
       if (this.closing) return;
-      if (group.length === 1) {
-        this.markFailed(group[0] as PendingNote, error);
+      const [only] = group.notes;
+      if (group.notes.length === 1 && only) {
+        this.markFailed(only, error);
         return;
       }
       // Find the note that fails by embedding them one at a time.
-      for (const note of group) await this.embedGroup(pool, index, [note]);
+      for (const note of group.notes) {
+        await this.embedGroup(pool, index, group.kind === 'openings' ? { kind: 'openings', notes: [note] } : { kind: 'passages', notes: [note as OpenedNote] });
+      }
+      return;
+    }
+    if (this.closing) return;
+    if (group.kind === 'openings') {
+      group.notes.forEach((note, i) => {
+        const result = results[i];
+        // The text may have changed or gone while it was being embedded.
+        if (!result || this.desired.get(note.id) !== note.hash) return;
+        if (result.windows <= 1) {
+          index.upsert(note.id, [result.vector], note.hash);
+          return;
+        }
+        index.upsert(note.id, [result.vector], openingMark(note.hash, result.windows));
+        this.passages.set(note.id, { ...note, windows: result.windows });
+        this.passageQueue.push({ id: note.id, turn: note.turn }, note.updatedMs);
+      });
       return;
     }
     let offset = 0;
-    for (const note of group) {
-      const noteVectors = vectors.slice(offset, offset + note.chunks.length);
-      offset += note.chunks.length;
-      // The text may have changed or gone while it was being embedded.
-      if (this.desired.get(note.id) === note.hash && !this.closing) index.upsert(note.id, noteVectors, note.hash);
+    for (const note of group.notes) {
+      const rest = results.slice(offset, offset + note.windows - 1).map((result) => result.vector);
+      offset += note.windows - 1;
+      const [opening] = index.chunksOf(note.id);
+      if (opening && this.desired.get(note.id) === note.hash && index.contentHash(note.id) === openingMark(note.hash, note.windows)) {
+        index.upsert(note.id, [opening, ...rest], note.hash);
+      }
     }
   }
 
@@ -352,7 +494,7 @@ export class SemanticIndexer {
   private afterGroup(): void {
     if (this.closing) return;
     this.fill();
-    if (this.pending.size === 0 && this.groups.size === 0) {
+    if (this.pending.size === 0 && this.passages.size === 0 && this.groups.size === 0) {
       // One line per catch-up, not per edit.
       if (this.backlogNotes >= 10) {
         const seconds = ((Date.now() - this.backlogStarted) / 1000).toFixed(1);

