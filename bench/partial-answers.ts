@@ -22,6 +22,7 @@ import { createRng } from '../test/support/random.js';
 interface Answer {
   ids: string[];
   indexing?: { embedded: number; searchable: number; total: number };
+  error?: string;
 }
 
 async function noteTitles(dir: string): Promise<string[]> {
@@ -60,20 +61,20 @@ async function main(): Promise<void> {
       for (const query of queries) {
         const result = await server.call('semantic_search', { query, size: 5 }, 120_000);
         if (result.isError) {
-          answers.push({ ids: [`error: ${JSON.stringify(result.content)}`] });
+          answers.push({ ids: [], error: JSON.stringify(result.content) });
           continue;
         }
         const content = result.structuredContent as { items: { id: string }[]; indexing?: Answer['indexing'] };
         answers.push({ ids: content.items.map((item) => item.id), ...(content.indexing ? { indexing: content.indexing } : {}) });
       }
-      similarTo ??= answers.find((answer) => answer.ids.length > 0 && !answer.ids[0]?.startsWith('error'))?.ids.at(-1);
+      similarTo ??= answers.find((answer) => answer.ids.length > 0)?.ids.at(-1);
       let similar = '';
       if (similarTo) {
         const result = await server.call('find_similar', { note_id: similarTo, size: 5 });
         similar = result.isError ? JSON.stringify(result.content) : 'answered';
       }
       rounds.push({ seconds: +((performance.now() - started) / 1000).toFixed(1), answers, similar });
-      if (answers.every((answer) => !answer.indexing)) final++;
+      if (answers.every((answer) => !answer.indexing && !answer.error)) final++;
       else await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   } finally {
@@ -82,9 +83,10 @@ async function main(): Promise<void> {
   }
   const last = rounds.at(-1)?.answers ?? [];
   const same = (answer: Answer, i: number): boolean => JSON.stringify(answer.ids) === JSON.stringify(last[i]?.ids);
-  const all = rounds.flatMap((round) => round.answers.map((answer, i) => ({ answer, i })));
+  const all = rounds.flatMap((round) => round.answers.map((answer, i) => ({ answer, i, seconds: round.seconds })));
+  const errors = all.filter(({ answer }) => answer.error);
   const withIndexing = all.filter(({ answer }) => answer.indexing);
-  const without = all.filter(({ answer }) => !answer.indexing);
+  const without = all.filter(({ answer }) => !answer.indexing && !answer.error);
   const firstComplete = rounds.find((round) => round.answers.every((answer) => !answer.indexing));
   const firstSearchable = rounds.find((round) => round.answers.every((answer) => !answer.indexing || answer.indexing.searchable === answer.indexing.total));
   console.log(
@@ -98,7 +100,10 @@ async function main(): Promise<void> {
         withIndexing: withIndexing.length,
         withIndexingThatDifferFromFinal: withIndexing.filter(({ answer, i }) => !same(answer, i)).length,
         withoutIndexing: without.length,
-        withoutIndexingThatDifferFromFinal: without.filter(({ answer, i }) => !same(answer, i)).length,
+        withoutIndexingThatDifferFromFinal: without
+          .filter(({ answer, i }) => !same(answer, i))
+          .map(({ answer, i, seconds }) => ({ seconds, query: queries[i], ids: answer.ids, final: last[i]?.ids })),
+        errors: errors.map(({ answer, seconds }) => ({ seconds, error: answer.error })),
         secondsUntilEverySearchable: firstSearchable?.seconds,
         secondsUntilComplete: firstComplete?.seconds,
         indexingSeen: rounds.map((round) => ({ s: round.seconds, indexing: round.answers[0]?.indexing ?? null, findSimilar: round.similar })),
