@@ -125,6 +125,30 @@ describe('list_notes', () => {
     expect(new Set(ids).size).toBe(6);
   });
 
+  it('pages through notes of equal timestamps in one order, newest first, then by id', async () => {
+    const note = (id: string, updated: string): string => `---\nid: ${id}\ncreated: 2026-01-01T00:00:00+00:00\nupdated: ${updated}\n---\nBody of ${id}. #paged\n`;
+    const dir = await writeVault({
+      'n3.md': note('n3', '2026-03-02T00:00:00+00:00'),
+      'n7.md': note('n7', '2026-03-01T00:00:00+00:00'),
+      'n1.md': note('n1', '2026-03-02T00:00:00+00:00'),
+      'n6.md': note('n6', '2026-03-01T12:00:00+00:00'),
+      'n4.md': note('n4', '2026-03-03T00:00:00+00:00'),
+      'n2.md': note('n2', '2026-03-02T00:00:00+00:00'),
+      'n5.md': note('n5', '2026-03-01T12:00:00+00:00'),
+    });
+    const paged = await connect({ dir });
+    try {
+      const pages = [];
+      for (let page = 1; page <= 3; page++) pages.push(await paged.ok<Page>('list_notes', { tag: '#paged', sort: 'updated', size: 3, page }));
+      expect(pages.map((p) => p.items.map((item) => item.id))).toEqual([['n4', 'n1', 'n2'], ['n3', 'n5', 'n6'], ['n7']]);
+      expect(pages.map((p) => p.total)).toEqual([7, 7, 7]);
+      expect((await paged.ok<Page>('list_notes', { tag: '#paged', size: 3, page: 4 })).items).toEqual([]);
+    } finally {
+      await paged.close();
+      await removeDir(dir);
+    }
+  });
+
   it.each([
     [{ folder: 'Nope' }, 'Folder not found: Nope'],
     [{ size: 0 }, 'size must be between 1 and 50'],
