@@ -1,6 +1,7 @@
-import { lstat, unlink } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import path from 'node:path';
 import { removeLeftoverTemps } from '../files/atomic.js';
-import { tempDir } from '../files/dexi-dir.js';
+import { cacheDir, tempDir } from '../files/dexi-dir.js';
 import type { Catalog } from './catalog.js';
 import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
@@ -101,9 +102,19 @@ export async function readEveryNote(parts: LoaderParts, previous: readonly NoteR
   return parts.stopped() ? undefined : present;
 }
 
-/** Temporary files of writes that never finished (a crash, a SIGKILL): nobody will rename them now. */
+/**
+ * Temporary files of writes that never finished (a crash, a SIGKILL): nobody
+ * will rename them now. Notes' replacements wait in `.dexi/cache/tmp/`; the
+ * caches are written beside themselves, and a save cut short at 100,000
+ * notes left 70–108 MB each.
+ */
 async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]): Promise<void> {
-  const removed = await removeLeftoverTemps(tempDir(parts.root));
+  const cache = cacheDir(parts.root);
+  const shared = path.join(cache, 'shared');
+  const teammates = await readdir(shared, { withFileTypes: true }).catch(() => []);
+  const dirs = [tempDir(parts.root), cache, ...teammates.filter((entry) => entry.isDirectory()).map((entry) => path.join(shared, entry.name))];
+  let removed = 0;
+  for (const dir of dirs) removed += await removeLeftoverTemps(dir);
   let beside = 0;
   for (const vaultPath of oldStyle) {
     const abs = parts.files.absolute(vaultPath);

@@ -138,4 +138,22 @@ describe('temporary files', () => {
     expect(await readdir(tmp)).toEqual([`.dexi-tmp-${process.ppid}-abcdef-Other.md`]);
     expect(await readdir(path.join(dir, 'Folder'))).toEqual(['Other.md']);
   });
+
+  it('left by a cache save cut short are removed at start, the caches of teammates included', async () => {
+    const dir = await session.vault({ 'Note.md': 'text\n' });
+    await writeVault(
+      {
+        '.dexi/cache/.dexi-tmp-999999999-abcdef-index.bin': 'half an index',
+        [`.dexi/cache/.dexi-tmp-${process.ppid}-abcdef-index.bin`]: 'another server is saving',
+        '.dexi/cache/shared/alice/.dexi-tmp-999999999-abcdef-index.bin': 'half a teammate index',
+        '.dexi/cache/shared/alice/index.bin': 'kept',
+      },
+      dir,
+    );
+    await session.connect(dir);
+    const cache = path.join(dir, '.dexi', 'cache');
+    const entries = await readdir(cache);
+    expect(entries.filter((name) => name.startsWith('.dexi-tmp-'))).toEqual([`.dexi-tmp-${process.ppid}-abcdef-index.bin`]);
+    expect(await readdir(path.join(cache, 'shared', 'alice'))).toEqual(['index.bin']);
+  });
 });
