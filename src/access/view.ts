@@ -53,11 +53,12 @@ export interface VisibleHit {
   terms?: string[];
 }
 
-/** How far semantic search has embedded the notes, while it is not done. */
+/** A full-text hit with the vault it came from, as results of several vaults are merged. */
 interface RankedTextHit extends FullTextHit {
   vault: Vault;
 }
 
+/** How far semantic search has embedded the notes, while it is not done. */
 export interface EmbeddingProgress {
   /** Visible notes embedded in full. */
   embedded: number;

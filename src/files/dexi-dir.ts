@@ -31,7 +31,12 @@ export function cacheDir(vaultRoot: string): string {
  * even its `.dexi/` folder.
  */
 export function teammateCacheDir(vaultRoot: string, owner: string): string {
-  return path.join(cacheDir(vaultRoot), 'shared', encodeURIComponent(owner));
+  return path.join(sharedCacheDir(vaultRoot), encodeURIComponent(owner));
+}
+
+/** The folder holding every teammate's cache (`teammateCacheDir`). */
+export function sharedCacheDir(vaultRoot: string): string {
+  return path.join(cacheDir(vaultRoot), 'shared');
 }
 
 /** Where transformers.js keeps models it downloads from the hub. */

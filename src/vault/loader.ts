@@ -1,7 +1,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { removeLeftoverTemps } from '../files/atomic.js';
-import { cacheDir, tempDir } from '../files/dexi-dir.js';
+import { cacheDir, sharedCacheDir, tempDir } from '../files/dexi-dir.js';
 import type { Catalog } from './catalog.js';
 import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
@@ -109,10 +109,9 @@ export async function readEveryNote(parts: LoaderParts, previous: readonly NoteR
  * notes left 70–108 MB each.
  */
 async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]): Promise<void> {
-  const cache = cacheDir(parts.root);
-  const shared = path.join(cache, 'shared');
+  const shared = sharedCacheDir(parts.root);
   const teammates = await readdir(shared, { withFileTypes: true }).catch(() => []);
-  const dirs = [tempDir(parts.root), cache, ...teammates.filter((entry) => entry.isDirectory()).map((entry) => path.join(shared, entry.name))];
+  const dirs = [tempDir(parts.root), cacheDir(parts.root), ...teammates.filter((entry) => entry.isDirectory()).map((entry) => path.join(shared, entry.name))];
   let removed = 0;
   for (const dir of dirs) removed += await removeLeftoverTemps(dir);
   let beside = 0;

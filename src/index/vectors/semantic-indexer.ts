@@ -192,10 +192,10 @@ export class SemanticIndexer {
     let complete = 0;
     const index = this.index;
     if (index) {
-      for (const [id, hash] of this.desired) {
-        const stored = index.contentHash(id);
-        if (stored === hash) complete++;
-        if (stored === hash || (stored !== undefined && parseOpeningMark(stored)?.hash === hash)) embedded++;
+      for (const id of this.desired.keys()) {
+        const coverage = this.coverage(id);
+        if (coverage === 'complete') complete++;
+        if (coverage !== 'none') embedded++;
       }
     }
     let failed = 0;
@@ -247,15 +247,21 @@ export class SemanticIndexer {
 
   /** Whether the note's current text has vectors, at least of its opening (find_similar can only answer then). */
   isEmbedded(id: string): boolean {
-    const hash = this.desired.get(id);
-    const stored = this.index?.contentHash(id);
-    return hash !== undefined && stored !== undefined && (stored === hash || parseOpeningMark(stored)?.hash === hash);
+    return this.coverage(id) !== 'none';
   }
 
   /** Whether every window of the note's current text is embedded. */
   isComplete(id: string): boolean {
+    return this.coverage(id) === 'complete';
+  }
+
+  /** How much of the note's current text the index holds vectors for. */
+  private coverage(id: string): 'none' | 'opening' | 'complete' {
     const hash = this.desired.get(id);
-    return hash !== undefined && this.index?.contentHash(id) === hash;
+    const stored = this.index?.contentHash(id);
+    if (hash === undefined || stored === undefined) return 'none';
+    if (stored === hash) return 'complete';
+    return parseOpeningMark(stored)?.hash === hash ? 'opening' : 'none';
   }
 
   /**
@@ -454,9 +460,9 @@ export class SemanticIndexer {
         return;
       }
       // Find the note that fails by embedding them one at a time.
-      for (const note of group.notes) {
-        await this.embedGroup(pool, index, group.kind === 'openings' ? { kind: 'openings', notes: [note] } : { kind: 'passages', notes: [note as OpenedNote] });
-      }
+      const singles: Group[] =
+        group.kind === 'openings' ? group.notes.map((note) => ({ kind: 'openings', notes: [note] })) : group.notes.map((note) => ({ kind: 'passages', notes: [note] }));
+      for (const single of singles) await this.embedGroup(pool, index, single);
       return;
     }
     if (this.closing) return;

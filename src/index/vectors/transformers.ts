@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { chunkText } from './chunking.js';
 import { normalizeInPlace, type Embedder } from './embedding.js';
-import type { WindowRequest, WindowVector } from './windows.js';
+import { embedRequestedWindows, type WindowRequest, type WindowVector } from './windows.js';
 
 /** Texts per model call: every text in a call is padded to the longest. */
 const BATCH = 16;
@@ -73,13 +73,8 @@ export class TransformersEmbedder implements Embedder {
     return out;
   }
 
-  async embedWindows(requests: readonly WindowRequest[]): Promise<WindowVector[]> {
-    const cut = requests.map(({ text, window }) => {
-      const chunks = chunkText(text);
-      return { windows: Math.max(1, chunks.length), text: chunks[window] ?? '' };
-    });
-    const vectors = await this.embed(cut.map((entry) => entry.text));
-    return cut.map((entry, i) => ({ vector: vectors[i] ?? new Array<number>(this.dimensions).fill(0), windows: entry.windows }));
+  embedWindows(requests: readonly WindowRequest[]): Promise<WindowVector[]> {
+    return embedRequestedWindows(requests, (text) => chunkText(text), (texts) => this.embed(texts), this.dimensions);
   }
 
   async close(): Promise<void> {

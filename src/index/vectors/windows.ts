@@ -28,6 +28,29 @@ export interface WindowOptions {
 }
 
 /**
+ * `Embedder#embedWindows` for an embedder that can cut a text into its
+ * windows (`windowsOf`) and embed texts: each request's window, embedded in
+ * one call, with its text's window count. A text is cut once per call,
+ * however many of its windows the call asks for (the second pass asks for
+ * several windows of one note at a time).
+ */
+export async function embedRequestedWindows(
+  requests: readonly WindowRequest[],
+  windowsOf: (text: string) => readonly string[],
+  embed: (texts: string[]) => Promise<number[][]>,
+  dimensions: number,
+): Promise<WindowVector[]> {
+  const cut = new Map<string, readonly string[]>();
+  const chosen = requests.map(({ text, window }) => {
+    let windows = cut.get(text);
+    if (!windows) cut.set(text, (windows = windowsOf(text)));
+    return { windows: Math.max(1, windows.length), text: windows[window] ?? '' };
+  });
+  const vectors = await embed(chosen.map((entry) => entry.text));
+  return chosen.map((entry, i) => ({ vector: vectors[i] ?? new Array<number>(dimensions).fill(0), windows: entry.windows }));
+}
+
+/**
  * Greedy windows over words of the given token lengths: each window is the
  * longest run of whole words that fits `tokens` (a single longer word is a
  * window alone, cut by the model), and the next starts on the last words
