@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { open, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { replaceFileAtomicStreaming } from '../files/atomic.js';
@@ -68,22 +68,36 @@ function reviveRecord(raw: unknown): NoteRecord | undefined {
 class DamagedCache extends Error {}
 class OtherVersion extends Error {}
 
-function decode(file: Buffer): CacheSnapshot {
-  if (file.length < FOOTER_BYTES) throw new DamagedCache('too short');
-  const footer = file.subarray(file.length - FOOTER_BYTES);
+/**
+ * Read and check the cache file section by section, the postings straight
+ * into the Int32Array the index keeps (the records and metadata are parsed
+ * and dropped), so that the loaded index does not hold the whole file.
+ */
+async function decode(file: FileHandle): Promise<CacheSnapshot> {
+  const { size } = await file.stat();
+  if (size < FOOTER_BYTES) throw new DamagedCache('too short');
+  const footer = Buffer.alloc(FOOTER_BYTES);
+  await readExactly(file, footer, size - FOOTER_BYTES);
   if (!footer.subarray(0, MAGIC.length).equals(MAGIC)) throw new DamagedCache('no magic');
   if (footer.readUInt32LE(8) !== CACHE_VERSION) throw new OtherVersion();
   const postingBytes = footer.readDoubleLE(16);
   const recordBytes = footer.readDoubleLE(24);
   const metaBytes = footer.readDoubleLE(32);
-  const body = file.subarray(0, file.length - FOOTER_BYTES);
-  if (postingBytes % 4 !== 0 || postingBytes + recordBytes + metaBytes !== body.length) throw new DamagedCache('lengths');
-  if (!createHash('sha1').update(body).digest().equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
-  // Int32Array needs 4-byte alignment; a buffer read whole starts aligned, but make sure.
-  const postingsBuffer = body.byteOffset % 4 === 0 ? body : Buffer.from(body);
-  const postings = new Int32Array(postingsBuffer.buffer, postingsBuffer.byteOffset, postingBytes / 4);
-  const rawRecords = JSON.parse(body.toString('utf8', postingBytes, postingBytes + recordBytes)) as unknown;
-  const meta = JSON.parse(body.toString('utf8', postingBytes + recordBytes)) as FullTextMeta;
+  const valid = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
+  if (!valid(postingBytes) || !valid(recordBytes) || !valid(metaBytes) || postingBytes % 4 !== 0 || postingBytes + recordBytes + metaBytes !== size - FOOTER_BYTES) {
+    throw new DamagedCache('lengths');
+  }
+  const hash = createHash('sha1');
+  const postings = new Int32Array(postingBytes / 4);
+  const postingView = Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
+  await readExactly(file, postingView, 0);
+  hash.update(postingView);
+  const rest = Buffer.alloc(recordBytes + metaBytes);
+  await readExactly(file, rest, postingBytes);
+  hash.update(rest);
+  if (!hash.digest().equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
+  const rawRecords = JSON.parse(rest.toString('utf8', 0, recordBytes)) as unknown;
+  const meta = JSON.parse(rest.toString('utf8', recordBytes)) as FullTextMeta;
   if (!Array.isArray(rawRecords) || typeof meta !== 'object' || meta === null) throw new DamagedCache('shape');
   const records: NoteRecord[] = [];
   for (const raw of rawRecords) {
@@ -94,14 +108,25 @@ function decode(file: Buffer): CacheSnapshot {
   return { records, fulltext: FullTextIndex.fromSnapshot(meta, postings) };
 }
 
+/** Fill `into` from `file` at `position`; throws if the file ends first. */
+async function readExactly(file: FileHandle, into: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < into.length) {
+    // A single read returns at most 2 GiB, and may return less.
+    const { bytesRead } = await file.read(into, done, Math.min(into.length - done, 1 << 30), position + done);
+    if (bytesRead === 0) throw new DamagedCache('cut short');
+    done += bytesRead;
+  }
+}
+
 /**
  * Load the saved snapshot, or undefined when there is none, it is from
  * another version, or anything in it does not look right.
  */
 export async function loadSnapshot(folder: string, log: (line: string) => void): Promise<CacheSnapshot | undefined> {
-  let file: Buffer;
+  let file: FileHandle;
   try {
-    file = await readFile(cacheFile(folder));
+    file = await open(cacheFile(folder), 'r');
   } catch {
     for (const old of OLD_CACHE_FILES) {
       if (await stat(path.join(folder, old)).then(() => true, () => false)) {
@@ -112,10 +137,12 @@ export async function loadSnapshot(folder: string, log: (line: string) => void):
     return undefined;
   }
   try {
-    return decode(file);
+    return await decode(file);
   } catch (error) {
     log(error instanceof OtherVersion ? 'The index cache is from another version; rebuilding it.' : 'The index cache is damaged; rebuilding it.');
     return undefined;
+  } finally {
+    await file.close();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { NoteRecord } from '../vault/note.js';
 import { normaliseTerm, splitWords } from './terms.js';
 import { onlyExclusions, parseQuery, queryWords } from './query-syntax.js';
+import { PostingList } from './posting-list.js';
 import { RankedMiniSearch, type EngineDocument, type FieldPostings, type PhraseCheck, type RankedPage } from './ranked-search.js';
 
 export interface IndexedNote {
@@ -123,7 +124,7 @@ export class FullTextIndex {
       fieldIds: meta.fieldIds,
       averageFieldLength: meta.averageFieldLength,
       documents,
-      postings: decodePostings(terms, postings),
+      postings: decodePostings(terms, postings, meta.nextId),
     });
     return new FullTextIndex(engine);
   }
@@ -171,7 +172,8 @@ export class FullTextIndex {
   snapshot(): FullTextSnapshot {
     const state = this.search.state();
     const entries = [...state.postings];
-    const live = new Set(state.documents.map((document) => document.shortId));
+    const live = new Uint8Array(state.nextId);
+    for (const document of state.documents) live[document.shortId] = 1;
     const meta: FullTextMeta = {
       documentCount: state.documentCount,
       nextId: state.nextId,
@@ -205,12 +207,12 @@ export class FullTextIndex {
           push(fieldId);
           push(0);
           let count = 0;
-          for (const [doc, frequency] of frequencies) {
-            if (!live.has(doc)) continue;
+          frequencies.forEach((frequency, doc) => {
+            if (live[doc] !== 1) return;
             push(doc);
             push(frequency);
             count++;
-          }
+          });
           if (count === 0) at = countAt - 1;
           else {
             buffer[countAt] = count;
@@ -228,8 +230,11 @@ export class FullTextIndex {
   }
 }
 
-/** `snapshot()`'s postings read back, term by term; throws where they do not fit `terms`. */
-function* decodePostings(terms: readonly string[], postings: Int32Array): Generator<[string, FieldPostings]> {
+/**
+ * `snapshot()`'s postings read back, term by term, as lists over `postings`
+ * itself (no copy); throws where they do not fit `terms` or `nextId`.
+ */
+function* decodePostings(terms: readonly string[], postings: Int32Array, nextId: number): Generator<[string, FieldPostings]> {
   let at = 0;
   const take = (): number => {
     if (at >= postings.length) throw new Error('The index snapshot is cut short');
@@ -240,10 +245,9 @@ function* decodePostings(terms: readonly string[], postings: Int32Array): Genera
     for (let fields = take(); fields > 0; fields--) {
       const fieldId = take();
       const count = take();
-      if (count < 0) throw new Error('The index snapshot has a bad field');
-      const frequencies = new Map<number, number>();
-      for (let n = 0; n < count; n++) frequencies.set(take(), take());
-      data.set(fieldId, frequencies);
+      if (count < 0 || at + count * 2 > postings.length) throw new Error('The index snapshot has a bad field');
+      data.set(fieldId, new PostingList(postings, at, count, nextId));
+      at += count * 2;
     }
     yield [term, data];
   }
