@@ -76,6 +76,10 @@ export class Catalog {
     if (!isIgnoredPath(folder)) this.folderSet.add(folder);
   }
 
+  hasFolder(folder: string): boolean {
+    return this.folderSet.has(folder);
+  }
+
   /** A folder and everything below it went. */
   removeFolder(folder: string): void {
     const prefix = `${folder}/`;

@@ -65,8 +65,10 @@ export class Ingest {
     const { hash } = file;
     const known = atPath ?? cached;
     const fileStats = { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs, ino: file.ino, birthtimeMs: file.birthtimeMs };
-    // Same content as last seen, and the id still free for it: only the file's stats moved.
-    if (known && known.hash === hash && (atPath !== undefined || this.catalog.get(known.id) === undefined)) {
+    // Same content and time as last seen, and the id still free for it: only
+    // the file's other stats moved (a move, a copy back). A new modification
+    // time is read afresh, since a note's `updated` may come from it.
+    if (known && known.hash === hash && known.mtimeMs === file.mtimeMs && (atPath !== undefined || this.catalog.get(known.id) === undefined)) {
       const same: NoteRecord = { ...known, path: vaultPath, folder: folderOf(vaultPath), ...fileStats };
       this.catalog.place(same);
       if (!atPath) this.events.note(same, bodyOf(file.content, same));

@@ -1,4 +1,5 @@
 import { type BigIntStats, type Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createFileExclusive,
@@ -221,6 +222,12 @@ export class NoteFiles {
     let answer = memo.get(dir);
     if (!answer) memo.set(dir, (answer = inLinkedFolder(this.root, absolute)));
     return answer;
+  }
+
+  /** Whether a real folder (not a link to one) is at `vaultPath`. */
+  async isFolder(vaultPath: string): Promise<boolean> {
+    const info = await lstat(this.absolute(vaultPath)).catch(() => undefined);
+    return info?.isDirectory() === true;
   }
 
   /** Whether a note file is there (see open for what counts). */

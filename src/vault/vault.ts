@@ -288,9 +288,18 @@ export class Vault extends EventEmitter<VaultEvents> {
     this.catalog.addFolder(folder);
   }
 
-  /** The watcher saw a folder disappear: it and everything below it go. */
-  folderRemoved(folder: string): void {
+  /**
+   * The watcher saw a folder (or a file that is not a note) disappear: if no
+   * folder is there now, it, the folders below it and the notes in them go,
+   * each note only if its file is really gone.
+   */
+  async folderGone(folder: string): Promise<void> {
+    // Most such events are other files (an image saved): only a folder the model holds can take notes with it.
+    if (!this.catalog.hasFolder(folder) || (await this.files.isFolder(folder))) return;
     this.catalog.removeFolder(folder);
+    const prefix = `${folder}/`;
+    const inside = [...this.catalog.all()].filter((record) => record.path.startsWith(prefix));
+    await Promise.all(inside.map((record) => this.forget(record.path)));
   }
 
   /**

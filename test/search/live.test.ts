@@ -90,6 +90,31 @@ describe('the watcher keeps search in step with outside edits', () => {
     expect(await titlesFor(s, 'water')).toEqual([]);
   });
 
+  it('reads every note of a folder tree moved in from outside the vault, and watches its folders', async () => {
+    const s = await open();
+    const outside = await writeVault({ 'Trip/Day one.md': 'Ferry to the island.\n', 'Trip/Food/Bakery.md': 'Custard tarts at dawn.\n' });
+    try {
+      await rename(path.join(outside, 'Trip'), path.join(s.dir, 'Trip'));
+      await waitFor(async () => (await titlesFor(s, 'custard')).includes('Bakery') && (await titlesFor(s, 'ferry')).includes('Day one'), 1500, 'the moved-in notes');
+      // A note written later into the moved-in subfolder is seen too: the folder is watched.
+      await writeFile(path.join(s.dir, 'Trip/Food/Market.md'), 'Sardines grilled on the street.\n');
+      await waitFor(async () => (await titlesFor(s, 'sardines')).includes('Market'), 1500, 'a note in the new subfolder');
+    } finally {
+      await removeDir(outside);
+    }
+  });
+
+  // A file replaced by a rename and deleted at once (a batching watcher folds the two away).
+  it('drops a note replaced through a rename and deleted at once', async () => {
+    const s = await open();
+    const file = path.join(s.dir, 'Other.md');
+    await writeFile(`${file}.tmp~`, 'Something else, rewritten.\n');
+    await rename(`${file}.tmp~`, file);
+    await rm(file);
+    await waitFor(async () => (await s.ok<Page>('list_notes', {})).total === 1, 1500, 'the deletion');
+    expect(await titlesFor(s, 'something')).toEqual([]);
+  });
+
   it('sees an editor saving through a temporary file and a rename as one edit, not a delete and a new note', async () => {
     const s = await open();
     const removed: string[] = [];
