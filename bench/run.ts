@@ -17,6 +17,13 @@
  * asks. It prints a table and writes the figures, with machine info, to
  * `.bench/results.json` (`--quick`: `.bench/results-quick.json`).
  *
+ * `--vault DIR` runs the same steps on a real vault instead (issue 17): on a
+ * temporary copy of its notes (bench/vault-copy.ts), deleted at the end, so
+ * the vault itself is never written; queries drawn from its own words
+ * (bench/vault-queries.ts), `list_notes` filtered by its commonest tag, and
+ * edits of its own notes. The figures go to `.bench/results-vault-NAME.json`
+ * in the same shape, labelled with the vault's name and note count.
+ *
  * Extending it: add the figure to `METRICS` (label, unit, optional target),
  * write a measurement function (they are exported and take plain arguments),
  * and add a step to `STEPS` that calls it and `record`s the figure; the table
@@ -31,14 +38,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cacheFile } from '../src/index/cache.js';
 import { cacheDir } from '../src/files/dexi-dir.js';
+import { pathId } from '../src/vault/identity.js';
+import { isIgnoredPath, isNoteFileName } from '../src/vault/ignore.js';
+import { parseNoteFile } from '../src/vault/parse.js';
 import { createRng } from '../test/support/random.js';
 import { isAlive, killHard, startStdioServer } from '../test/support/stdio-server.js';
 import { withTimeout } from '../test/support/timeout.js';
@@ -47,6 +57,8 @@ import { qualityOf, runLabeledSet, TOP, type Quality } from './labeled-runs.js';
 import { BENCH_DIR, CLI, ROOT } from './paths.js';
 import { LABELED_NOTES, LABELED_QUERIES, queriesSharingNoWord } from './semantic-set.js';
 import { summarize, type Summary } from './stats.js';
+import { copyVault, vaultFolderProblem } from './vault-copy.js';
+import { countWords, drawQueries, queryVocabulary } from './vault-queries.js';
 
 // ---------------------------------------------------------------------------
 // Where things are, besides ./paths.js.
@@ -62,7 +74,10 @@ const WORDS_PER_NOTE = 300;
 // Options.
 
 export interface BenchOptions {
+  /** generated vault sizes in notes; empty when a real vault is benchmarked */
   sizes: number[];
+  /** a real vault to benchmark (on a copy) instead of generated ones */
+  vault?: { dir: string; label: string };
   /** seed of the generated vaults */
   seed: number;
   /** seed of the search queries */
@@ -83,9 +98,15 @@ export interface BenchOptions {
 export class UsageError extends Error {}
 
 const USAGE = `Usage: npm run bench -- [--sizes 10000,100000] [--quick] [--no-quality] [--out FILE] [--timeout-min 120]
+       npm run bench -- --vault DIR [--label NAME] [--out FILE] [--timeout-min 120]
   --sizes N,N      vault sizes in notes (default 10000,100000)
   --quick          one small vault (2000 notes) for a fast check; writes .bench/results-quick.json
   --no-quality     leave out the labeled-set quality (about a minute of embedding)
+  --vault DIR      the same steps on a real vault instead of generated ones, run on a temporary
+                   copy of its notes (DIR itself is never written); DIR absolute, or relative to
+                   the repository root; writes .bench/results-vault-NAME.json; leaves out the
+                   labeled-set quality, which does not depend on the vault
+  --label NAME     the real vault's name in the table and the file name (default: DIR's name)
   --out FILE       where to write the JSON figures (default .bench/results.json)
   --timeout-min M  stop everything after M minutes (default 120)`;
 
@@ -100,6 +121,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         sizes: { type: 'string' },
         quick: { type: 'boolean' },
         'no-quality': { type: 'boolean' },
+        vault: { type: 'string' },
+        label: { type: 'string' },
         out: { type: 'string' },
         'timeout-min': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -110,7 +133,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   }
   if (values.help) throw new UsageError(USAGE);
   if (values.quick && values.sizes !== undefined) throw new UsageError(`--quick and --sizes do not go together.\n${USAGE}`);
-  let sizes = values.quick ? [2000] : [10_000, 100_000];
+  if (values.vault !== undefined) {
+    // One kind of vault a run: a real vault takes minutes, the generated sizes an hour, and each writes its own file.
+    if (values.sizes !== undefined) throw new UsageError(`--vault and --sizes do not go together: benchmark the real vault and the generated sizes in two runs.\n${USAGE}`);
+    if (values.quick) throw new UsageError(`--vault and --quick do not go together: --quick picks a small generated vault.\n${USAGE}`);
+    if (values.vault.trim() === '') throw new UsageError(`--vault takes the folder of a vault, such as --vault ~/Notes.\n${USAGE}`);
+  }
+  if (values.label !== undefined && values.vault === undefined) throw new UsageError(`--label names the vault of --vault; there is no --vault.\n${USAGE}`);
+  if (values.label !== undefined && values.label.trim() === '') throw new UsageError(`--label takes a name, such as --label help.\n${USAGE}`);
+  const vault = values.vault === undefined ? undefined : { dir: path.resolve(values.vault), label: (values.label ?? path.basename(path.resolve(values.vault))).trim() };
+  let sizes = vault ? [] : values.quick ? [2000] : [10_000, 100_000];
   if (values.sizes !== undefined) {
     sizes = values.sizes.split(',').map((part) => {
       const text = part.trim().replace(/_/g, '');
@@ -121,9 +153,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   const timeoutText = values['timeout-min'] ?? '120';
   const timeoutMin = Number(timeoutText);
   if (!(timeoutMin > 0)) throw new UsageError(`--timeout-min takes a positive number of minutes, not "${timeoutText}".`);
-  const out = values.out !== undefined ? path.resolve(values.out) : path.join(BENCH_DIR, values.quick ? 'results-quick.json' : 'results.json');
+  const defaultOut = vault ? `results-vault-${fileNamePart(vault.label)}.json` : values.quick ? 'results-quick.json' : 'results.json';
+  const out = values.out !== undefined ? path.resolve(values.out) : path.join(BENCH_DIR, defaultOut);
   return {
     sizes,
+    ...(vault ? { vault } : {}),
     seed: 42,
     querySeed: 7,
     searchQueries: 200,
@@ -134,8 +168,13 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     scanBudgetMs: 120_000,
     out,
     timeoutMin,
-    quality: values['no-quality'] !== true,
+    quality: values['no-quality'] !== true && vault === undefined,
   };
+}
+
+/** A label as part of a file name: letters, digits, `.`, `_` and `-`, the rest one `-`. */
+export function fileNamePart(label: string): string {
+  return label.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[.-]+|-+$/g, '') || 'vault';
 }
 
 // ---------------------------------------------------------------------------
@@ -204,21 +243,37 @@ export function meetsTarget(value: number, target: Target): boolean {
 // One vault size's run: what the steps share and fill in.
 
 export interface VaultInfo {
+  /** where the steps ran: the generated vault, or the temporary copy of a real one (deleted at the end) */
   dir: string;
   notes: number;
-  seed: number;
+  /** the generator's seed; absent for a real vault */
+  seed?: number;
+  /** the generator's words a note, or a real vault's (its search text cut at spaces, on average) */
   wordsPerNote: number;
   folders: number;
   bytes: number;
   /** false when an existing vault with the same parameters was reused */
   generatedNow: boolean;
   generateMs?: number;
+  /** a real vault: the folder it was copied from, and its name in the table */
+  source?: string;
+  label?: string;
+  copyMs?: number;
+  /** a real vault's notes and folders the copy left out, as the server leaves them out */
+  leftOut?: string[];
 }
 
 export interface SizeRun {
+  /** the vault's notes: the generated size, or what a real vault's copy holds (0 until it is made) */
   notes: number;
   options: BenchOptions;
+  /** a real vault (`--vault`): its folder and name; the steps run on a copy */
+  real?: { source: string; label: string };
   queries: string[];
+  /** the queries that warm the server up before search_notes is timed */
+  warmup: string[];
+  /** a real vault's notes the edit steps may pick: those whose id the benchmark knows for sure (absent: every note) */
+  editable?: string[];
   vault?: VaultInfo;
   /** the server of the warm steps, while it runs */
   server?: ServerHandle;
@@ -228,6 +283,8 @@ export interface SizeRun {
   /** anything else worth keeping in the JSON */
   info: Record<string, unknown>;
   errors: { step: string; message: string }[];
+  /** steps, or parts of them, that do not apply to this vault, and why: not failures */
+  notApplicable: { step: string; reason: string }[];
   /** the 1-minute load average at the start of each step: other work on the machine skews wall times */
   loadAvg: number[];
 }
@@ -238,6 +295,16 @@ export function record(run: SizeRun, key: MetricKey, value: number): void {
 
 /** A step that cannot run because an earlier one failed. */
 export class SkipError extends Error {}
+
+/** A step that does not apply to this vault (a real vault without tags): reported, not counted as a failure. */
+export class NotApplicable extends Error {}
+
+/** How a run is named in the table and the progress lines: its size, or a real vault's name and size. */
+export function runName(run: Pick<SizeRun, 'notes' | 'real'>): string {
+  const notes = `${run.notes.toLocaleString('en')} notes`;
+  if (!run.real) return notes;
+  return run.notes > 0 ? `${run.real.label}, ${notes}` : run.real.label;
+}
 
 function needVault(run: SizeRun): VaultInfo {
   if (!run.vault) throw new SkipError('skipped: no vault');
@@ -324,11 +391,11 @@ export async function ensureVault(notes: number, seed: number, wordsPerNote = WO
   return { dir, notes, seed, wordsPerNote, folders: result.folders, bytes: result.bytes, generatedNow: true, generateMs };
 }
 
-/** The note files of a vault (absolute paths, sorted), skipping dot-folders as the server does. */
+/** The note files of a vault (absolute paths, sorted), by the server's rules: `.md` in any case, no dot-folders or node_modules. */
 export async function listNoteFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true });
   return entries
-    .filter((rel) => rel.endsWith('.md') && !rel.split(path.sep).some((segment) => segment.startsWith('.') || segment === 'node_modules'))
+    .filter((rel) => isNoteFileName(path.basename(rel)) && !isIgnoredPath(rel.split(path.sep).join('/')))
     .sort()
     .map((rel) => path.join(dir, rel));
 }
@@ -355,7 +422,8 @@ export async function recoverInterruptedEdits(): Promise<number> {
   } catch {
     return 0;
   }
-  for (const entry of entries) await writeFile(entry.file, entry.content, 'utf8');
+  // A note that is gone was in the temporary copy of a real vault, deleted since: nothing to put back.
+  for (const entry of entries) if (existsSync(entry.file)) await writeFile(entry.file, entry.content, 'utf8');
   await rm(EDIT_JOURNAL, { force: true });
   return entries.length;
 }
@@ -580,11 +648,16 @@ interface EditTarget {
   id: string;
 }
 
-async function editTarget(file: string): Promise<EditTarget> {
+/** The note's id as the server gives it: its frontmatter id, or else the id of its path. */
+export function noteIdOf(vaultDir: string, file: string, content: string): string {
+  const vaultPath = path.relative(vaultDir, file).split(path.sep).join('/');
+  const parsed = parseNoteFile({ path: vaultPath, content, size: content.length, mtimeMs: 0, ctimeMs: 0, ino: 0, birthtimeMs: 0 });
+  return parsed.id ?? pathId(vaultPath);
+}
+
+async function editTarget(vaultDir: string, file: string): Promise<EditTarget> {
   const original = await readFile(file, 'utf8');
-  const id = /^id:\s*(\S+)\s*$/m.exec(original)?.[1];
-  if (id === undefined) throw new Error(`${file} has no id in its frontmatter`);
-  return { file, original, id };
+  return { file, original, id: noteIdOf(vaultDir, file, original) };
 }
 
 /** Append `word` on a line of its own, writing the whole file in place as an editor does. */
@@ -610,8 +683,8 @@ async function waitGone(server: ServerHandle, target: EditTarget, word: string, 
  * that folder yet), edit it again with a new word. Returns spawn → first edit
  * seen, in ms. The note is put back afterwards.
  */
-export async function waitUntilEditsTracked(server: ServerHandle, file: string, timeoutMs: number): Promise<number> {
-  const target = await editTarget(file);
+export async function waitUntilEditsTracked(server: ServerHandle, vaultDir: string, file: string, timeoutMs: number): Promise<number> {
+  const target = await editTarget(vaultDir, file);
   const deadline = performance.now() + timeoutMs;
   let word = nonsenseWord();
   let tracked: number | undefined;
@@ -638,6 +711,7 @@ export async function waitUntilEditsTracked(server: ServerHandle, file: string, 
  */
 export async function measureOutsideEdits(
   server: ServerHandle,
+  vaultDir: string,
   files: readonly string[],
   options: { edits: number; seed: number; intervalMs?: number; timeoutMs?: number },
 ): Promise<number[]> {
@@ -647,7 +721,7 @@ export async function measureOutsideEdits(
   for (let i = 0; i < options.edits; i++) {
     const file = files[Math.floor(rng() * files.length)];
     if (file === undefined) throw new Error('the vault has no notes');
-    const target = await editTarget(file);
+    const target = await editTarget(vaultDir, file);
     const word = nonsenseWord();
     await writeJournal([{ file, content: target.original }]);
     try {
@@ -727,6 +801,78 @@ async function stepPrepareVault(run: SizeRun): Promise<void> {
   );
 }
 
+/** Temporary folders holding real-vault copies: deleted at the end of the run, and on any exit. */
+const vaultCopies = new Set<string>();
+
+async function removeVaultCopies(): Promise<void> {
+  for (const dir of vaultCopies) {
+    await rm(dir, { recursive: true, force: true });
+    vaultCopies.delete(dir);
+  }
+}
+
+/**
+ * A real vault's first step, in place of generating one: copy its notes into
+ * a temporary folder, where every later step runs, and draw the queries from
+ * their words. The edit steps look an edited note up by its id; notes whose
+ * frontmatter id another note claims too are not edited, since which of them
+ * keeps it depends on what the server met first.
+ */
+async function stepCopyVault(run: SizeRun): Promise<void> {
+  const real = run.real;
+  if (!real) throw new Error('not a real-vault run');
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'dexi-bench-vault-'));
+  vaultCopies.add(parent);
+  const dir = path.join(parent, path.basename(real.source) || 'vault');
+  const started = performance.now();
+  const copy = await withTimeout(copyVault(real.source, dir), 600_000, `${real.source} to be copied`);
+  const copyMs = performance.now() - started;
+  const files = await listNoteFiles(dir);
+  if (files.length === 0) throw new Error(`${real.source} holds no Markdown notes the server would read.`);
+  run.notes = files.length;
+
+  const texts: string[] = [];
+  const idFiles = new Map<string, string[]>();
+  let words = 0;
+  for (const file of files) {
+    const content = await readFile(file, 'utf8');
+    const vaultPath = path.relative(dir, file).split(path.sep).join('/');
+    const parsed = parseNoteFile({ path: vaultPath, content, size: content.length, mtimeMs: 0, ctimeMs: 0, ino: 0, birthtimeMs: 0 });
+    texts.push(parsed.searchText);
+    words += parsed.searchText.split(/\s+/).filter((word) => word !== '').length;
+    const id = parsed.id ?? pathId(vaultPath);
+    idFiles.set(id, [...(idFiles.get(id) ?? []), file]);
+  }
+  run.editable = [...idFiles.values()].filter((claimants) => claimants.length === 1).flat().sort();
+  if (run.editable.length < files.length) run.info.notEditedSharingAnId = files.length - run.editable.length;
+
+  const counts = countWords(texts);
+  run.queries = drawQueries(counts, { seed: run.options.querySeed, count: run.options.searchQueries });
+  run.warmup = drawQueries(counts, { seed: run.options.querySeed + 1, count: run.options.warmupQueries });
+  run.info.files = files.length;
+  run.info.distinctWords = counts.size;
+  run.info.queryVocabulary = queryVocabulary(counts).length;
+  run.info.firstQueries = run.queries.slice(0, 10);
+
+  run.vault = {
+    dir,
+    notes: files.length,
+    wordsPerNote: Math.round(words / files.length),
+    folders: copy.folders,
+    bytes: copy.bytes,
+    generatedNow: false,
+    source: real.source,
+    label: real.label,
+    copyMs,
+    ...(copy.skipped.length > 0 ? { leftOut: copy.skipped } : {}),
+  };
+  run.notApplicable.push({ step: 'copy the vault', reason: 'a real vault holds what it holds: the check against the generated note count is left out' });
+  progress(
+    `  copied in ${formatMs(copyMs)}: ${real.source} → ${dir} (${files.length.toLocaleString('en')} notes, ${copy.folders} folders, ${(copy.bytes / 1e6).toFixed(0)} MB; ` +
+      `${counts.size.toLocaleString('en')} distinct words${copy.skipped.length > 0 ? `; left out as the server would: ${copy.skipped.length}` : ''})`,
+  );
+}
+
 /** What both starts record: initialize, time to searchable with CPU and RSS by then, and the server's own read time. */
 async function recordStart(run: SizeRun, server: ServerHandle, kind: 'cold' | 'warm', searchableLimitMs: number): Promise<Awaited<ReturnType<typeof serverReadLine>>> {
   record(run, `initialize_${kind}`, server.initializeMs);
@@ -787,10 +933,11 @@ async function stepWarmStart(run: SizeRun): Promise<void> {
 
 async function stepEditsTracked(run: SizeRun): Promise<void> {
   const server = needServer(run);
-  const files = await listNoteFiles(needVault(run).dir);
+  const vault = needVault(run);
+  const files = run.editable ?? (await listNoteFiles(vault.dir));
   const file = files[files.length >>> 1];
   if (file === undefined) throw new Error('the vault has no notes');
-  record(run, 'edits_tracked', await waitUntilEditsTracked(server, file, limit(run.notes, 60_000, 2)));
+  record(run, 'edits_tracked', await waitUntilEditsTracked(server, vault.dir, file, limit(run.notes, 60_000, 2)));
   // The probe edit makes the server rewrite its index cache a few seconds
   // later, which occupies it for a while on a large vault: let that pass, so
   // the latency steps measure the steady state.
@@ -802,8 +949,7 @@ async function stepEditsTracked(run: SizeRun): Promise<void> {
 
 async function stepSearchLatency(run: SizeRun): Promise<void> {
   const server = needServer(run);
-  const warmup = generateQueries(run.options.querySeed + 1, run.options.warmupQueries);
-  await measureCalls(server, warmup.map((query) => ({ name: 'search_notes', args: { query } })));
+  await measureCalls(server, run.warmup.map((query) => ({ name: 'search_notes', args: { query } })));
   const { samples, totals } = await measureCalls(server, run.queries.map((query) => ({ name: 'search_notes', args: { query } })));
   const summary = summarize(samples);
   run.summaries.search_notes = summary;
@@ -812,19 +958,37 @@ async function stepSearchLatency(run: SizeRun): Promise<void> {
   record(run, 'search_p95', summary.p95);
 }
 
+/** A real vault's most used tag, as list_tags counts them; undefined when its notes have none. */
+async function commonestTag(server: ServerHandle): Promise<{ tag: string; count: number } | undefined> {
+  const result = await server.call('list_tags', { limit: 1 });
+  if (result.isError) throw new Error(`list_tags failed: ${textOf(result)}`);
+  const structured = (result.structuredContent ?? JSON.parse(textOf(result))) as { tags: { tag: string; count: number }[] };
+  return structured.tags[0];
+}
+
 async function stepListLatency(run: SizeRun): Promise<void> {
   const server = needServer(run);
-  // The five most used tags (the generator draws tags Zipf-weighted in this order).
-  const tags = getTags().slice(0, 5);
+  let tags: string[];
+  if (run.real) {
+    const top = await commonestTag(server);
+    if (!top) throw new NotApplicable('the vault has no #tags, so there is no tag to filter list_notes by: left out');
+    tags = [top.tag];
+    run.info.listTagNotes = top.count;
+  } else {
+    // The five most used tags (the generator draws tags Zipf-weighted in this order).
+    tags = getTags()
+      .slice(0, 5)
+      .map((tag) => `#${tag}`);
+  }
   const calls = Array.from({ length: run.options.listCalls }, (_, i) => ({
     name: 'list_notes',
-    args: { tag: `#${tags[i % tags.length] ?? 'flashcards'}`, sort: 'updated' },
+    args: { tag: tags[i % tags.length] ?? '#flashcards', sort: 'updated' },
   }));
   await measureCalls(server, calls.slice(0, 5));
   const { samples, totals } = await measureCalls(server, calls);
   const summary = summarize(samples);
   run.summaries.list_notes = summary;
-  run.info.listTags = tags;
+  run.info.listTags = run.real ? tags : tags.map((tag) => tag.slice(1));
   run.info.listMeanTotal = totals.reduce((a, b) => a + b, 0) / totals.length;
   record(run, 'list_median', summary.median);
   record(run, 'list_p95', summary.p95);
@@ -832,8 +996,9 @@ async function stepListLatency(run: SizeRun): Promise<void> {
 
 async function stepOutsideEdits(run: SizeRun): Promise<void> {
   const server = needServer(run);
-  const files = await listNoteFiles(needVault(run).dir);
-  const samples = await measureOutsideEdits(server, files, { edits: run.options.edits, seed: run.options.seed + run.notes });
+  const vault = needVault(run);
+  const files = run.editable ?? (await listNoteFiles(vault.dir));
+  const samples = await measureOutsideEdits(server, vault.dir, files, { edits: run.options.edits, seed: run.options.seed + run.notes });
   const summary = summarize(samples);
   run.summaries.outside_edit = summary;
   record(run, 'edit_median', summary.median);
@@ -894,17 +1059,27 @@ export const STEPS: Step[] = [
   { name: 'linear-scan baseline', run: stepLinearScan },
 ];
 
+/** The same flow on a real vault: a copy of it in place of a generated one. */
+export const REAL_VAULT_STEPS: Step[] = [{ name: 'copy the vault', run: stepCopyVault, essential: true }, ...STEPS.slice(1)];
+
 export function newRun(notes: number, options: BenchOptions): SizeRun {
   return {
     notes,
     options,
     queries: generateQueries(options.querySeed, options.searchQueries),
+    warmup: generateQueries(options.querySeed + 1, options.warmupQueries),
     metrics: {},
     summaries: {},
     info: {},
     errors: [],
+    notApplicable: [],
     loadAvg: [],
   };
+}
+
+/** A run on a real vault: its size and queries are known once it is copied (`stepCopyVault`). */
+export function newRealRun(vault: { dir: string; label: string }, options: BenchOptions): SizeRun {
+  return { ...newRun(0, options), real: { source: vault.dir, label: vault.label }, queries: [], warmup: [] };
 }
 
 export async function runSize(run: SizeRun, steps: readonly Step[] = STEPS): Promise<void> {
@@ -913,7 +1088,7 @@ export async function runSize(run: SizeRun, steps: readonly Step[] = STEPS): Pro
       if (aborting) break;
       const load = os.loadavg()[0] ?? 0;
       run.loadAvg.push(load);
-      progress(`${run.notes.toLocaleString('en')} notes: ${step.name}… (load average ${load.toFixed(2)})`);
+      progress(`${runName(run)}: ${step.name}… (load average ${load.toFixed(2)})`);
       const started = performance.now();
       try {
         await step.run(run);
@@ -925,6 +1100,11 @@ export async function runSize(run: SizeRun, steps: readonly Step[] = STEPS): Pro
         }
       } catch (error) {
         const text = message(error);
+        if (error instanceof NotApplicable) {
+          run.notApplicable.push({ step: step.name, reason: text });
+          progress(`  ${text}`);
+          continue;
+        }
         run.errors.push({ step: step.name, message: text });
         progress(error instanceof SkipError ? `  ${text}` : `  FAILED: ${text}`);
         if (step.essential) break;
@@ -1011,7 +1191,7 @@ function formatTarget(target: Target | undefined, unit: MetricDef['unit']): stri
 
 /** The table of figures, one column per vault size; a miss of a target is marked ✗ (targets apply up to 10,000 notes). */
 export function renderTable(runs: readonly SizeRun[], machine: MachineInfo): string {
-  const header = ['', 'target', ...runs.map((run) => `${run.notes.toLocaleString('en')} notes`)];
+  const header = ['', 'target', ...runs.map(runName)];
   const rows: string[][] = [];
   for (const [key, def] of Object.entries(METRICS) as [MetricKey, MetricDef][]) {
     if (!runs.some((run) => run.metrics[key] !== undefined)) continue;
@@ -1040,8 +1220,16 @@ export function renderTable(runs: readonly SizeRun[], machine: MachineInfo): str
   ];
   for (const run of runs) {
     const vault = run.vault;
-    if (vault) out.push(`${run.notes.toLocaleString('en')} notes: ${vault.folders} folders, ${(vault.bytes / 1e6).toFixed(0)} MB of Markdown, ~${vault.wordsPerNote} words a note (seed ${vault.seed})`);
-    for (const error of run.errors) out.push(`${run.notes.toLocaleString('en')} notes, ${error.step}: ${error.message.split('\n')[0]}`);
+    const name = runName(run);
+    const size = (info: VaultInfo): string => `${info.folders} folders, ${(info.bytes / 1e6).toFixed(0)} MB of Markdown, ~${info.wordsPerNote} words a note`;
+    if (vault?.source !== undefined) {
+      out.push(`${name}: a temporary copy of ${vault.source} (deleted since), ${size(vault)}; queries drawn from its own words`);
+      if (vault.leftOut) out.push(`${name}: ${vault.leftOut.length} note(s) or folder(s) left out of the copy as the server leaves them out, such as ${vault.leftOut[0]}`);
+    } else if (vault) {
+      out.push(`${name}: ${size(vault)} (seed ${vault.seed})`);
+    }
+    for (const skipped of run.notApplicable) out.push(`${name}, ${skipped.step}: ${skipped.reason}`);
+    for (const error of run.errors) out.push(`${name}, ${error.step}: ${error.message.split('\n')[0]}`);
   }
   const loads = runs.flatMap((run) => run.loadAvg);
   if (loads.length > 0) {
@@ -1078,9 +1266,13 @@ export function resultsJson(runs: readonly SizeRun[], context: { machine: Machin
       linearScan:
         'in the benchmark process, per query: read every .md file (32 reads in flight), lower-case, count the occurrences of each query word, keep the 10 best; file list made once, untimed; page cache warm',
       targets: `issue 3 targets, for ${TARGET_NOTES.toLocaleString('en')} notes`,
+      realVault:
+        'with --vault: the steps run on a temporary copy of the .md notes and folders (no dot-folders, no .git, so dates come from file times; modification times kept), deleted at the end; ' +
+        'queries of 1–3 words drawn (seeded) by note count from its 3,000 commonest words after the 100 commonest; list_notes filtered by its commonest tag (list_tags); edits of its own notes',
     },
     sizes: runs.map((run) => ({
       notes: run.notes,
+      ...(run.real ? { label: run.real.label } : {}),
       vault: run.vault,
       metrics: Object.fromEntries(
         (Object.entries(METRICS) as [MetricKey, MetricDef][])
@@ -1100,6 +1292,7 @@ export function resultsJson(runs: readonly SizeRun[], context: { machine: Machin
       info: run.info,
       loadAvg1AtSteps: run.loadAvg.map((load) => Math.round(load * 100) / 100),
       errors: run.errors,
+      notApplicable: run.notApplicable,
     })),
   };
 }
@@ -1147,6 +1340,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+  if (options.vault) {
+    const problem = await vaultFolderProblem(options.vault.dir);
+    if (problem !== undefined) {
+      process.stderr.write(`${problem}\n`);
+      return 1;
+    }
+  }
   if (!existsSync(CLI)) {
     process.stderr.write(`The built server ${CLI} is missing; run "npm run build" first (npm run bench does).\n`);
     return 1;
@@ -1193,15 +1393,27 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.once('SIGTERM', onSignal);
   process.once('exit', () => {
     stopAllNow();
+    // The servers are gone: nothing writes into the copies any more.
+    for (const dir of vaultCopies) rmSync(dir, { recursive: true, force: true });
     releaseRunLock();
   });
 
-  progress(`sizes ${options.sizes.map((n) => n.toLocaleString('en')).join(', ')}; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+  const what = options.vault ? `the vault ${options.vault.dir} (as "${options.vault.label}", on a temporary copy)` : `sizes ${options.sizes.map((n) => n.toLocaleString('en')).join(', ')}`;
+  progress(`${what}; ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
   try {
     for (const notes of options.sizes) {
       const run = newRun(notes, options);
       runs.push(run);
       await runSize(run);
+    }
+    if (options.vault) {
+      const run = newRealRun(options.vault, options);
+      runs.push(run);
+      try {
+        await runSize(run, REAL_VAULT_STEPS);
+      } finally {
+        await removeVaultCopies();
+      }
     }
     if (options.quality) {
       progress('labeled set: semantic and full-text search quality…');
@@ -1212,7 +1424,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     stopAllNow();
   }
   await write();
-  process.stdout.write(`\n${renderTable(runs, machine)}\n${labeled ? `${renderQuality(labeled)}\n` : ''}Figures written to ${path.relative(process.cwd(), options.out) || options.out}\n`);
+  const qualityLine = labeled
+    ? `${renderQuality(labeled)}\n`
+    : options.vault
+      ? 'The labeled-set quality (issue 4) does not depend on the vault and was left out; npm run bench without --vault measures it.\n'
+      : '';
+  process.stdout.write(`\n${renderTable(runs, machine)}\n${qualityLine}Figures written to ${path.relative(process.cwd(), options.out) || options.out}\n`);
   return runs.some((run) => run.errors.length > 0) ? 1 : 0;
 }
 
