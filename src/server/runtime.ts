@@ -84,8 +84,11 @@ export class Runtime {
 
   private async load(): Promise<void> {
     const started = performance.now();
-    const cached = await this.indexing.attach();
-    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(cached.get(vault))));
+    // Each vault lists its files while the caches load; it reads notes only
+    // once they have, and the indexes listen for them.
+    const attached = this.indexing.attach();
+    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(attached.then((cached) => cached.get(vault) ?? []))));
+    const cached = await attached;
     if (!this.own.ready) return; // closed while reading
     // The watcher starts after the first read: both walk every folder, and
     // running them at once slows the read that makes the server searchable.

@@ -52,14 +52,16 @@ export function unchangedFile(file: FileStat, known: NoteRecord | undefined): kn
 
 /**
  * The first read: every note, 32 at a time. With `previous` (records from
- * the cache), files whose size, times and inode are unchanged are not read
- * again; a note whose path vanished and whose content turns up at a new path
- * keeps its id. Returns the paths found, or undefined when stopped.
+ * the cache, once it has loaded), files whose size, times and inode are
+ * unchanged are not read again; a note whose path vanished and whose content
+ * turns up at a new path keeps its id. Returns the paths found and the
+ * cached records, or undefined when stopped.
  */
-export async function readEveryNote(parts: LoaderParts, previous: readonly NoteRecord[]): Promise<Set<string> | undefined> {
+export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly NoteRecord[]>): Promise<{ present: Set<string>; previous: readonly NoteRecord[] } | undefined> {
   const { catalog, files, ingest, lock, log, progress } = parts;
   Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
-  const scan = await scanVault(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size));
+  // The folders are listed while the cache loads: the two share the wait for the disk.
+  const [scan, previous] = await Promise.all([scanVault(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size)), cached]);
   if (!parts.readOnly) await removeLeftovers(parts, scan.leftovers);
   for (const folder of scan.folders) catalog.addFolder(folder);
   const before = new Map(previous.map((record) => [record.path, record]));
@@ -99,7 +101,7 @@ export async function readEveryNote(parts: LoaderParts, previous: readonly NoteR
     await lock.run(vaultPath, () => ingest.ingest(vaultPath)).catch((error: Error) => log(`Skipping ${vaultPath}: ${error.message}`));
   }
   ingest.provisional = undefined;
-  return parts.stopped() ? undefined : present;
+  return parts.stopped() ? undefined : { present, previous };
 }
 
 /**

@@ -242,13 +242,14 @@ export class Vault extends EventEmitter<VaultEvents> {
    * Read every note (see readEveryNote), with the git dates beside it.
    * Reading writes nothing into the vault.
    */
-  async load(previous: readonly NoteRecord[] = []): Promise<void> {
+  async load(cached: Promise<readonly NoteRecord[]> | readonly NoteRecord[] = []): Promise<void> {
     if (this.options.git !== false) this.gitDates.start();
-    const present = await readEveryNote(this.loaderParts, previous);
+    const read = await readEveryNote(this.loaderParts, Promise.resolve(cached));
     // Dates from git are part of a first answer (a fresh clone's notes were not all made today), so the
     // first read waits for them a little; a history that takes longer fills them in when it is done.
     if (this.gitDates.started) await Promise.race([this.gitDates.settled, sleep(GIT_READY_WAIT_MS)]);
-    if (present === undefined || this.stopped) return;
+    if (read === undefined || this.stopped) return;
+    const { present, previous } = read;
     for (const record of previous) {
       if (!present.has(record.path) && this.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);
     }
