@@ -1,6 +1,7 @@
 import type { NoteRecord } from '../vault/note.js';
 import { normaliseTerm, splitWords } from './terms.js';
 import { onlyExclusions, parseQuery, queryWords } from './query-syntax.js';
+import { BulkBuilder } from './bulk-build.js';
 import { PostingList } from './posting-list.js';
 import { RankedMiniSearch, type EngineDocument, type FieldPostings, type PhraseCheck, type RankedPage } from './ranked-search.js';
 
@@ -97,10 +98,27 @@ const FIELD_COUNT = OPTIONS.fields.length;
  * incrementally and saved as a snapshot with the note cache.
  */
 export class FullTextIndex {
-  private constructor(private readonly search: RankedMiniSearch<IndexedNote>) {}
+  /**
+   * Notes added to an empty index go into a builder (bulk-build.ts) until
+   * the index is first searched, saved or changed otherwise: a first read
+   * with no cache adds every note that way.
+   */
+  private building: BulkBuilder<IndexedNote> | undefined;
+
+  private constructor(private search: RankedMiniSearch<IndexedNote>) {}
 
   static empty(): FullTextIndex {
-    return new FullTextIndex(new RankedMiniSearch<IndexedNote>(OPTIONS));
+    const index = new FullTextIndex(new RankedMiniSearch<IndexedNote>(OPTIONS));
+    index.building = new BulkBuilder<IndexedNote>(OPTIONS);
+    return index;
+  }
+
+  /** Make the index of the notes added in bulk, if any: the first search or save does it too. */
+  seal(): void {
+    const building = this.building;
+    if (!building) return;
+    this.building = undefined;
+    this.search = RankedMiniSearch.fromState(OPTIONS, building.state());
   }
 
   /**
@@ -130,21 +148,25 @@ export class FullTextIndex {
   }
 
   get size(): number {
-    return this.search.documentCount;
+    return this.building?.size ?? this.search.documentCount;
   }
 
   has(id: string): boolean {
-    return this.search.has(id);
+    return this.building?.has(id) ?? this.search.has(id);
   }
 
   upsert(record: NoteRecord, plainBody: string): void {
     const doc = indexedNote(record, plainBody);
+    if (this.building && !this.building.has(record.id)) return this.building.add(doc);
+    this.seal();
     if (this.search.has(record.id)) this.search.replace(doc);
     else this.search.add(doc);
   }
 
   remove(id: string): void {
-    if (this.search.has(id)) this.search.discard(id);
+    if (!this.has(id)) return;
+    this.seal();
+    this.search.discard(id);
   }
 
   /**
@@ -163,6 +185,7 @@ export class FullTextIndex {
   query(query: string, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage;
   query(query: string, visible: ((id: string) => boolean) | undefined, limit: number, check: PhraseCheck, budget?: number): Promise<RankedPage>;
   query(query: string, visible: ((id: string) => boolean) | undefined, limit: number, check?: PhraseCheck, budget = PHRASE_READ_BUDGET): RankedPage | Promise<RankedPage> {
+    this.seal();
     const words = queryWords(parseQuery(query));
     if (onlyExclusions(words)) return check ? Promise.resolve({ total: 0, hits: [] }) : { total: 0, hits: [] };
     return check ? this.search.rankReading(words, visible, limit, check, budget) : this.search.rank(words, visible, limit);
@@ -170,6 +193,7 @@ export class FullTextIndex {
 
   /** Take a snapshot; see `FullTextSnapshot`. */
   snapshot(): FullTextSnapshot {
+    this.seal();
     const state = this.search.state();
     const entries = [...state.postings];
     const live = new Uint8Array(state.nextId);

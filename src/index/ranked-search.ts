@@ -72,7 +72,7 @@ interface PendingChecks {
 
 interface Candidates {
   /** Short ids of the notes that may match, by coverage. */
-  byLevel: number[][];
+  byLevel: Int32Array[];
   /** Score by short id. */
   score: Float64Array;
   /** Notes whose match depends on their text. */
@@ -152,7 +152,10 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const hits: RankedHit[] = [];
     for (let level = byLevel.length - 1; level >= 0 && hits.length < limit; level--) {
       const best = new TopK<{ id: string; doc: number; score: number }>(Math.max(0, limit - hits.length));
-      for (const doc of byLevel[level] as number[]) best.push({ id: this._documentIds.get(doc) as string, doc, score: score[doc] as number });
+      for (const doc of byLevel[level] as Int32Array) {
+        const docScore = score[doc] as number;
+        if (best.mayTake(docScore)) best.push({ id: this._documentIds.get(doc) as string, doc, score: docScore });
+      }
       for (const { id, doc } of best.sorted()) hits.push(found.hit(id, doc, level));
     }
     return { total, hits };
@@ -176,7 +179,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     // Every candidate in rank order: the levels top down, each by score, then id.
     const order: { doc: number; id: string; level: number }[] = [];
     for (let level = byLevel.length - 1; level >= 0; level--) {
-      const docs = (byLevel[level] as number[]).map((doc) => ({ doc, id: this._documentIds.get(doc) as string, level }));
+      const docs = Array.from(byLevel[level] as Int32Array, (doc) => ({ doc, id: this._documentIds.get(doc) as string, level }));
       docs.sort((a, b) => (score[b.doc] as number) - (score[a.doc] as number) || compareIds(a.id, b.id));
       for (const candidate of docs) order.push(candidate);
     }
@@ -317,10 +320,17 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
 
     const fieldIds = fields.map((field) => field.id);
     const leftOut = this.leftOut(query.excludeWords, live);
-    const byLevel: number[][] = Array.from({ length: query.groups.length + 1 }, () => []);
+    const levels = query.groups.length + 1;
     const pending = new Map<number, PendingChecks>();
     const score = total;
     const filtered = required.length > 0 || query.excludePhrases.length > 0;
+    // The notes found and their levels, then cut by level into one typed
+    // array: growing an array per level was a fifth of a search at 100,000
+    // notes (issue 17).
+    const found = new Int32Array(touched.length);
+    const levelOf = new Uint8Array(touched.length);
+    const perLevel = new Int32Array(levels + 1);
+    let foundCount = 0;
     for (const doc of touched) {
       if (leftOut?.[doc] === 1) continue;
       if (filtered) {
@@ -330,8 +340,21 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
       }
       score[doc] = (total[doc] as number) * Math.max(1, quality[doc] as number);
       // A note found holds every group with a phrase.
-      byLevel[(coverage[doc] as number) + required.length]?.push(doc);
+      const level = Math.min(levels - 1, (coverage[doc] as number) + required.length);
+      found[foundCount] = doc;
+      levelOf[foundCount] = level;
+      foundCount++;
+      perLevel[level + 1] = (perLevel[level + 1] as number) + 1;
     }
+    for (let level = 0; level < levels; level++) perLevel[level + 1] = (perLevel[level + 1] as number) + (perLevel[level] as number);
+    const byDoc = new Int32Array(foundCount);
+    const next = perLevel.slice(0, levels);
+    for (let i = 0; i < foundCount; i++) {
+      const level = levelOf[i] as number;
+      byDoc[next[level] as number] = found[i] as number;
+      next[level] = (next[level] as number) + 1;
+    }
+    const byLevel = Array.from({ length: levels }, (_, level) => byDoc.subarray(perLevel[level] as number, perLevel[level + 1] as number));
     return {
       byLevel,
       score,

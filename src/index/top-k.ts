@@ -24,6 +24,16 @@ export class TopK<T extends Ranked> {
     }
   }
 
+  /**
+   * Whether an item of score `score` could be kept now: false once k are
+   * kept and the worst of them scores higher. Lets a caller skip making
+   * items that cannot enter (a search's candidates run to 100,000).
+   */
+  mayTake(score: number): boolean {
+    const worst = this.heap[0];
+    return this.heap.length < this.k || (worst !== undefined && worst.score <= score);
+  }
+
   /** The items kept, best first. */
   sorted(): T[] {
     return [...this.heap].sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
