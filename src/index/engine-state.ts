@@ -103,6 +103,35 @@ export class StatefulMiniSearch<T> extends MiniSearch<T> {
     };
   }
 
+  /**
+   * The index's state with the notes as columns, in `_documentIds` order:
+   * what a snapshot writes. Without an object per note: `state()` took
+   * 186 ms of a save at 100,000 notes, all at once (issue 17).
+   */
+  stateColumns(): EngineCounts & { shortIds: number[]; ids: string[]; fieldLengths: number[]; postings: Iterable<[string, FieldPostings]> } {
+    const fieldCount = this.fieldNames.length;
+    const shortIds: number[] = [];
+    const ids: string[] = [];
+    const fieldLengths: number[] = [];
+    for (const [shortId, id] of this._documentIds) {
+      shortIds.push(shortId);
+      ids.push(id as string);
+      const lengths = this._fieldLength.get(shortId);
+      for (let field = 0; field < fieldCount; field++) fieldLengths.push(lengths?.[field] ?? 0);
+    }
+    return {
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      dirtCount: this._dirtCount,
+      fieldIds: { ...this._fieldIds },
+      averageFieldLength: [...this._avgFieldLength],
+      shortIds,
+      ids,
+      fieldLengths,
+      postings: this._index,
+    };
+  }
+
   protected restore(state: EngineState): void {
     const { documentCount, nextId, dirtCount, fieldIds, averageFieldLength, documents, postings } = state;
     const fieldCount = this.fieldNames.length;

@@ -1,7 +1,9 @@
 import type { NoteRecord } from '../vault/note.js';
 import { normaliseTerm, splitWords } from './terms.js';
 import { onlyExclusions, parseQuery, queryWords } from './query-syntax.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { BulkBuilder } from './bulk-build.js';
+import type { EngineState } from './engine-state.js';
 import { PostingList } from './posting-list.js';
 import { RankedMiniSearch, type EngineDocument, type FieldPostings, type PhraseCheck, type RankedPage } from './ranked-search.js';
 
@@ -113,12 +115,45 @@ export class FullTextIndex {
     return index;
   }
 
-  /** Make the index of the notes added in bulk, if any: the first search or save does it too. */
+  /** A seal under way in steps (`sealInSteps`). */
+  private sealing: Generator<void, EngineState> | undefined;
+
+  /** Make the index of the notes added in bulk, if any (finishing one begun in steps): the first search or save does it too. */
   seal(): void {
-    const building = this.building;
-    if (!building) return;
+    const steps = this.sealing ?? this.building?.steps();
+    if (!steps) return;
+    this.sealing = undefined;
     this.building = undefined;
-    this.search = RankedMiniSearch.fromState(OPTIONS, building.state());
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        this.search = RankedMiniSearch.fromState(OPTIONS, step.value);
+        return;
+      }
+    }
+  }
+
+  /**
+   * `seal`, a piece at a time with the event loop free in between, so that
+   * tool calls are answered meanwhile (called after a first read with no
+   * cache). A search or change meanwhile finishes it at once.
+   */
+  async sealInSteps(): Promise<void> {
+    if (!this.building || this.sealing) return;
+    const steps = this.building.steps();
+    this.sealing = steps;
+    for (;;) {
+      await yieldToEventLoop();
+      // Finished meanwhile by a search or a change.
+      if (this.sealing !== steps) return;
+      const step = steps.next();
+      if (step.done) {
+        this.sealing = undefined;
+        this.building = undefined;
+        this.search = RankedMiniSearch.fromState(OPTIONS, step.value);
+        return;
+      }
+    }
   }
 
   /**
@@ -157,7 +192,7 @@ export class FullTextIndex {
 
   upsert(record: NoteRecord, plainBody: string): void {
     const doc = indexedNote(record, plainBody);
-    if (this.building && !this.building.has(record.id)) return this.building.add(doc);
+    if (this.building && !this.sealing && !this.building.has(record.id)) return this.building.add(doc);
     this.seal();
     if (this.search.has(record.id)) this.search.replace(doc);
     else this.search.add(doc);
@@ -194,10 +229,10 @@ export class FullTextIndex {
   /** Take a snapshot; see `FullTextSnapshot`. */
   snapshot(): FullTextSnapshot {
     this.seal();
-    const state = this.search.state();
+    const state = this.search.stateColumns();
     const entries = [...state.postings];
     const live = new Uint8Array(state.nextId);
-    for (const document of state.documents) live[document.shortId] = 1;
+    for (const shortId of state.shortIds) live[shortId] = 1;
     const meta: FullTextMeta = {
       documentCount: state.documentCount,
       nextId: state.nextId,
@@ -206,9 +241,9 @@ export class FullTextIndex {
       dirtCount: 0,
       fieldIds: state.fieldIds,
       averageFieldLength: state.averageFieldLength,
-      shortIds: state.documents.map((document) => document.shortId),
-      ids: state.documents.map((document) => document.id),
-      fieldLengths: state.documents.flatMap((document) => document.fieldLengths),
+      shortIds: state.shortIds,
+      ids: state.ids,
+      fieldLengths: state.fieldLengths,
       terms: entries.map(([term]) => term),
     };
     function* postings(chunkInts = 1 << 16): Generator<Int32Array> {

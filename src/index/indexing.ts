@@ -106,6 +106,8 @@ export class Indexing {
 
   /** After the first read: save what it changed, and hand the semantic indexer the notes it has not seen. */
   async afterFirstRead(): Promise<void> {
+    // A first read with no cache built its index in bulk: made now, in steps, rather than by the first search at once.
+    for (const index of this.fulltext.values()) await index.sealInSteps();
     await this.flush();
     if (this.semantic) void this.feedRemainingToSemantic();
   }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BulkBuilder } from '../../src/index/bulk-build.js';
 import { StatefulMiniSearch, type EngineState } from '../../src/index/engine-state.js';
-import { OPTIONS, type IndexedNote } from '../../src/index/fulltext.js';
+import { FullTextIndex, OPTIONS, type IndexedNote } from '../../src/index/fulltext.js';
+import type { NoteRecord } from '../../src/vault/note.js';
 import { createRng } from '../support/random.js';
 
 const WORDS = ['river', 'rivers', 'Café', 'cafe', '東京の地図', 'v1.2.3', 'naïve', 'the', 'garden', 'my-tool', 'GARDEN'];
@@ -48,5 +49,41 @@ describe('BulkBuilder', () => {
     builder.add({ id: 'a', title: 'x', body: '', tags: '' });
     expect(builder.has('a')).toBe(true);
     expect(() => builder.add({ id: 'a', title: 'y', body: '', tags: '' })).toThrow(/already/);
+  });
+});
+
+describe('FullTextIndex built in bulk', () => {
+  const docs = notes(400, 9).map((doc) => ({ record: { id: doc.id, title: doc.title, tags: doc.tags ? [`#${doc.tags}`] : [] } as unknown as NoteRecord, body: doc.body }));
+  const answers = (index: FullTextIndex): unknown => ['river', 'cafe garden', 'naive', '東京'].map((query) => index.query(query, undefined, 20));
+
+  it('answers alike sealed at once, in steps, or by a search or a change in the middle of its steps', async () => {
+    const make = (): FullTextIndex => {
+      const index = FullTextIndex.empty();
+      for (const { record, body } of docs) index.upsert(record, body);
+      return index;
+    };
+    const atOnce = make();
+    atOnce.seal();
+    const want = answers(atOnce);
+
+    const inSteps = make();
+    await inSteps.sealInSteps();
+    expect(answers(inSteps)).toEqual(want);
+
+    const searchedMeanwhile = make();
+    const sealing = searchedMeanwhile.sealInSteps();
+    expect(answers(searchedMeanwhile)).toEqual(want);
+    await sealing;
+    expect(answers(searchedMeanwhile)).toEqual(want);
+
+    // A change while sealing lands in the made index, as it would have after.
+    const changedMeanwhile = make();
+    const sealing2 = changedMeanwhile.sealInSteps();
+    const extra = { record: { id: 'extra', title: 'river river', tags: [] } as unknown as NoteRecord, body: 'naive' };
+    changedMeanwhile.upsert(extra.record, extra.body);
+    await sealing2;
+    atOnce.upsert(extra.record, extra.body);
+    expect(answers(changedMeanwhile)).toEqual(answers(atOnce));
+    expect(changedMeanwhile.size).toBe(401);
   });
 });
