@@ -86,21 +86,14 @@ export class StatefulMiniSearch<T> extends MiniSearch<T> {
 
   /** The index's state; the caller must stop reading `postings` if the index changes meanwhile. */
   state(): EngineState {
+    const { shortIds, ids, fieldLengths, ...rest } = this.stateColumns();
     const fieldCount = this.fieldNames.length;
-    const documents: EngineDocument[] = [];
-    for (const [shortId, id] of this._documentIds) {
-      const lengths = this._fieldLength.get(shortId) ?? [];
-      documents.push({ shortId, id: id as string, fieldLengths: Array.from({ length: fieldCount }, (_, field) => lengths[field] ?? 0) });
-    }
-    return {
-      documentCount: this._documentCount,
-      nextId: this._nextId,
-      dirtCount: this._dirtCount,
-      fieldIds: { ...this._fieldIds },
-      averageFieldLength: [...this._avgFieldLength],
-      documents,
-      postings: this._index,
-    };
+    const documents: EngineDocument[] = shortIds.map((shortId, i) => ({
+      shortId,
+      id: ids[i] as string,
+      fieldLengths: fieldLengths.slice(i * fieldCount, (i + 1) * fieldCount),
+    }));
+    return { ...rest, documents };
   }
 
   /**
