@@ -491,21 +491,27 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const fuzzy = fuzzyOption === true ? 0.2 : fuzzyOption;
     const maxDistance = fuzzy === false ? 0 : fuzzy < 1 ? Math.min(options.maxFuzzy, Math.round(term.length * fuzzy)) : fuzzy;
     const fuzzyMatches = maxDistance > 0 ? this._index.fuzzyGet(term, maxDistance) : undefined;
+    const prefixed: Expansion[] = [];
     if (this.prefixes(term, i, words)) {
       for (const [candidate, postings] of this._index.atPrefix(term)) {
         const distance = candidate.length - term.length;
         if (distance === 0) continue;
         // A word reached both ways is scored as a prefix match, as MiniSearch does.
         fuzzyMatches?.delete(candidate);
-        out.push({ term: candidate, weight: (prefixWeight * candidate.length) / (candidate.length + 0.3 * distance), postings });
+        prefixed.push({ term: candidate, weight: (prefixWeight * candidate.length) / (candidate.length + 0.3 * distance), postings });
       }
     }
+    const typos: Expansion[] = [];
     if (fuzzyMatches) {
       for (const [candidate, [postings, distance]] of fuzzyMatches) {
         if (distance === 0) continue;
-        out.push({ term: candidate, weight: (fuzzyWeight * candidate.length) / (candidate.length + distance), postings });
+        typos.push({ term: candidate, weight: (fuzzyWeight * candidate.length) / (candidate.length + distance), postings });
       }
     }
+    // In the order of the words, not of the radix tree's branches, which
+    // depends on how the tree was made (at once from a cache or a first
+    // read, or word by word): scores are sums, so their last bit would.
+    for (const group of [prefixed, typos]) out.push(...group.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)));
     return out;
   }
 }
