@@ -14,6 +14,7 @@ export default defineConfig({
     // Started as workers by URL, beside the chunk that launches them.
     'embed-worker': 'dist/index/vectors/embed-worker.js',
     'parse-worker': 'dist/vault/parse-worker.js',
+    'scan-worker': 'dist/vault/scan-worker.js',
   },
   platform: 'node',
   external: [/^node:/, 'hnswlib-node', /^@huggingface\/transformers/, 'onnxruntime-node', /^@energetic-ai\//],

@@ -8,7 +8,8 @@ import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
 import { ParsePool } from './parse-pool.js';
-import { scanVault, type FileStat } from './scan.js';
+import type { FileStat } from './scan.js';
+import { scanOffThread } from './scan-pool.js';
 
 export interface LoadProgress {
   phase: 'starting' | 'scanning' | 'reading' | 'ready';
@@ -61,7 +62,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
   const { catalog, files, ingest, lock, log, progress } = parts;
   Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
   // The folders are listed while the cache loads: the two share the wait for the disk.
-  const [scan, previous] = await Promise.all([scanVault(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size)), cached]);
+  const [scan, previous] = await Promise.all([scanOffThread(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size)), cached]);
   if (!parts.readOnly) await removeLeftovers(parts, scan.leftovers);
   for (const folder of scan.folders) catalog.addFolder(folder);
   const before = new Map(previous.map((record) => [record.path, record]));
@@ -138,7 +139,7 @@ export async function reconcile(
   forget: (vaultPath: string) => Promise<void>,
 ): Promise<void> {
   const { catalog } = parts;
-  const scan = await scanVault(parts.root, parts.log, (vaultPath, size) => parts.files.logOversize(vaultPath, size));
+  const scan = await scanOffThread(parts.root, parts.log, (vaultPath, size) => parts.files.logOversize(vaultPath, size));
   catalog.setFolders(scan.folders);
   const seen = new Set<string>();
   for (const file of scan.files) {

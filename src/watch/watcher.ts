@@ -53,8 +53,10 @@ export class VaultWatcher {
     void tracked.finally(() => this.pending.delete(tracked));
   }
 
-  private watchFolder(folder: string): void {
-    if (this.closed || this.watchers.has(folder)) return;
+  /** Whether `folder` is watched now: false when it is not there by that name (gone, or a name that is not valid UTF-8, which Node cannot open). */
+  private watchFolder(folder: string): boolean {
+    if (this.closed) return false;
+    if (this.watchers.has(folder)) return true;
     let watcher: FSWatcher;
     try {
       watcher = watch(this.absolute(folder), { persistent: false }, (_type, name) => this.onEvent(folder, name));
@@ -67,11 +69,12 @@ export class VaultWatcher {
         this.warnedLimit = true;
       }
       // A folder gone before it could be watched is reported by its parent.
-      return;
+      return false;
     }
     // The folder went away (or was moved: its watch would follow it under its old name).
     watcher.on('error', () => this.track(this.folderChanged(folder)));
     this.watchers.set(folder, watcher);
+    return true;
   }
 
   /**
@@ -88,8 +91,9 @@ export class VaultWatcher {
         if (isIgnoredName(entry.name)) continue;
         const child = current === '' ? entry.name : `${current}/${entry.name}`;
         if (entry.isDirectory()) {
-          this.vault.folderAdded(child);
-          this.watchFolder(child);
+          if (!this.watchFolder(child)) continue;
+          // At the start the first read has listed the folders already.
+          if (readNotes) this.vault.folderAdded(child);
           folders.push(child);
         } else if (readNotes && entry.isFile() && isNoteFileName(entry.name)) {
           this.changed(child);
@@ -139,9 +143,8 @@ export class VaultWatcher {
     const info = await lstat(this.absolute(vaultPath)).catch(() => undefined);
     if (this.closed) return;
     if (info?.isDirectory()) {
-      if (this.watchers.has(vaultPath)) return;
+      if (this.watchers.has(vaultPath) || !this.watchFolder(vaultPath)) return;
       this.vault.folderAdded(vaultPath);
-      this.watchFolder(vaultPath);
       await this.watchBelow(vaultPath, true);
       return;
     }
