@@ -5,6 +5,7 @@ import { pathId, teammateNoteId } from './identity.js';
 import { isIgnoredPath } from './ignore.js';
 import type { NoteRecord } from './note.js';
 import { folderOf } from './parse.js';
+import { TagIndex } from './tag-index.js';
 
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
 const MOVE_MEMORY_MS = 30_000;
@@ -22,6 +23,8 @@ export class Catalog {
   /** Notes whose file went, by content hash, oldest first: a new path with the same content is the same note, moved. */
   private readonly recentlyGone = new Map<string, { id: string; at: number }>();
   private readonly folderSet = new FoldedNameSet();
+  /** `records` by tag, kept in step with it wherever it changes. */
+  private readonly byTag = new TagIndex<NoteRecord>();
   private git: GitHistory | undefined;
 
   /** `owner` namespaces a teammate's vault's path ids. */
@@ -37,6 +40,15 @@ export class Catalog {
 
   get(id: string): NoteRecord | undefined {
     return this.records.get(id);
+  }
+
+  /**
+   * The notes with a tag that one of `candidates` covers (`noteHasTag`; a
+   * filter's `tagFilterCandidates`), each once, in no particular order:
+   * found through the tag index, not a pass over every note.
+   */
+  tagged(candidates: readonly string[]): Iterable<NoteRecord> {
+    return this.byTag.tagged(candidates);
   }
 
   atPath(vaultPath: string): NoteRecord | undefined {
@@ -92,6 +104,7 @@ export class Catalog {
     if (old && old.path !== dated.path) this.idByPath.delete(old.path);
     if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
     this.records.set(dated.id, dated);
+    this.byTag.put(dated, old);
     this.idByPath.set(dated.path, dated.id);
     if (dated.size > 0) this.idByHash.set(dated.hash, dated.id);
     let folder = dated.folder;
@@ -102,7 +115,11 @@ export class Catalog {
   }
 
   unplace(record: NoteRecord): void {
-    if (this.records.get(record.id)?.path === record.path) this.records.delete(record.id);
+    const current = this.records.get(record.id);
+    if (current?.path === record.path) {
+      this.records.delete(record.id);
+      this.byTag.remove(current);
+    }
     if (this.idByPath.get(record.path) === record.id) this.idByPath.delete(record.path);
     if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);
   }
@@ -173,6 +190,7 @@ export class Catalog {
       const dated = this.dated(record);
       if (dated === record) continue;
       this.records.set(dated.id, dated);
+      this.byTag.put(dated, record);
       changed++;
     }
     return changed;
