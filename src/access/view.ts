@@ -267,16 +267,30 @@ export class VaultView {
     return noteInBoundary(this.policy, record, this.own);
   }
 
-  /** The person's own in-boundary notes: the personal views (tags, folders, reviews, filters). */
-  *ownNotes(): Generator<NoteRecord> {
-    for (const record of this.own.all()) if (this.seesOwn(record)) yield record;
+  /**
+   * The person's own in-boundary notes: the personal views (tags, folders,
+   * reviews, filters). With `tagged` (a tag filter's `tagFilterCandidates`),
+   * only those with a tag one of them covers (`noteHasTag`), found through
+   * the vault's tag index and in no particular order.
+   */
+  ownNotes(tagged?: readonly string[]): Iterable<NoteRecord> {
+    const records = tagged === undefined ? this.own.all() : this.own.tagged(tagged);
+    // Without a boundary every note is visible, and the notes go out with no
+    // test or generator step each: those took half of a tag-filtered
+    // list_notes at 100,000 notes (11 against 5 ms in-process).
+    return isBounded(this.policy) ? this.inBoundary(records) : records;
   }
 
-  /** Teammates' shared notes, where this connection may see them. */
-  *sharedNotes(): Generator<VisibleNote> {
+  private *inBoundary(records: Iterable<NoteRecord>): Generator<NoteRecord> {
+    for (const record of records) if (this.seesOwn(record)) yield record;
+  }
+
+  /** Teammates' shared notes, where this connection may see them; `tagged` as for `ownNotes`. */
+  *sharedNotes(tagged?: readonly string[]): Generator<VisibleNote> {
     if (!sharedNotesVisible(this.policy)) return;
     for (const vault of this.teammates) {
-      for (const record of vault.all()) if (record.shared) yield { record, owner: vault.owner ?? 'teammate' };
+      const records = tagged === undefined ? vault.all() : vault.tagged(tagged);
+      for (const record of records) if (record.shared) yield { record, owner: vault.owner ?? 'teammate' };
     }
   }
 

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { VisibleNote } from '../access/view.js';
 import { foldMatches, resolveName } from '../files/names.js';
 import { FolderNotFoundError, InvalidInputError } from '../vault/errors.js';
 import { TopK } from '../index/top-k.js';
-import { SOURCES } from '../vault/note.js';
-import { noteHasTag, tagFilterCandidates } from '../vault/tags.js';
+import { SOURCES, type NoteRecord } from '../vault/note.js';
+import { tagFilterCandidates } from '../vault/tags.js';
 import { toItem } from './items.js';
 import { choice, intParam, pagedItems, text } from './schemas.js';
 import { defineTool } from './tool.js';
@@ -79,23 +78,24 @@ export const listNotesTool = defineTool({
     }
     const window = args.period === undefined ? undefined : periodWindow(args.period, clock.now());
 
-    // A folder filter is a personal view: teammates' shared notes have no folder.
-    const pool = folder === undefined ? view.allNotes() : view.ownNotes();
     // Only the notes up to the page are kept in order: sorting every match
     // took 130 ms of a 250 ms call at 100,000 notes (31,000 matches).
-    const kept = new TopK<{ id: string; score: number; note: VisibleNote }>(args.page * args.size);
+    const kept = new TopK<{ id: string; score: number; record: NoteRecord; owner: string | undefined }>(args.page * args.size);
     let total = 0;
-    for (const entry of pool) {
-      const note: VisibleNote = 'record' in entry ? entry : { record: entry };
-      const { record } = note;
-      if (args.source !== 'all' && record.source !== args.source) continue;
-      if (candidates && !noteHasTag(record.tags, candidates)) continue;
-      if (folder !== undefined && record.folder !== folder) continue;
-      if (window && (record[key] < window.start || record[key] >= window.end)) continue;
+    const visit = (record: NoteRecord, owner?: string): void => {
+      if (args.source !== 'all' && record.source !== args.source) return;
+      if (folder !== undefined && record.folder !== folder) return;
+      if (window && (record[key] < window.start || record[key] >= window.end)) return;
       total++;
-      kept.push({ id: record.id, score: record[key], note });
-    }
+      kept.push({ id: record.id, score: record[key], record, owner });
+    };
+    // A tag filter visits only the notes it covers, through the vaults' tag
+    // indexes. A folder filter is a personal view: teammates' shared notes
+    // have no folder.
+    for (const record of view.ownNotes(candidates)) visit(record);
+    if (folder === undefined) for (const { record, owner } of view.sharedNotes(candidates)) visit(record, owner);
     const start = (args.page - 1) * args.size;
-    return { items: kept.sorted().slice(start, start + args.size).map(({ note }) => toItem(note)), total, page: args.page };
+    const page = kept.sorted().slice(start, start + args.size);
+    return { items: page.map(({ record, owner }) => toItem(owner === undefined ? { record } : { record, owner })), total, page: args.page };
   },
 });

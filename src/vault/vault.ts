@@ -199,6 +199,11 @@ export class Vault extends EventEmitter<VaultEvents> {
     return this.catalog.get(id);
   }
 
+  /** See Catalog.tagged. */
+  tagged(candidates: readonly string[]): Iterable<NoteRecord> {
+    return this.catalog.tagged(candidates);
+  }
+
   atPath(vaultPath: string): NoteRecord | undefined {
     return this.catalog.atPath(vaultPath);
   }
