@@ -14,6 +14,19 @@ export class TopK<T extends Ranked> {
 
   constructor(private readonly k: number) {}
 
+  /**
+   * Whether an item of this score and id would be kept if pushed now, so
+   * that a caller makes the item only then: making one for each of the
+   * 31,000 matches of a tag-filtered list_notes at 100,000 notes put its
+   * p95 at 10 ms instead of 7-8 (its median, 5.4 ms against 4.4-5.6, moved
+   * within the noise).
+   */
+  admits(score: number, id: string): boolean {
+    if (this.heap.length < this.k) return true;
+    const worst = this.heap[0];
+    return worst !== undefined && (worst.score < score || (worst.score === score && worst.id > id));
+  }
+
   push(item: T): void {
     if (this.heap.length < this.k) {
       this.heap.push(item);

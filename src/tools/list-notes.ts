@@ -87,7 +87,7 @@ export const listNotesTool = defineTool({
       if (folder !== undefined && record.folder !== folder) return;
       if (window && (record[key] < window.start || record[key] >= window.end)) return;
       total++;
-      kept.push({ id: record.id, score: record[key], record, owner });
+      if (kept.admits(record[key], record.id)) kept.push({ id: record.id, score: record[key], record, owner });
     };
     // A tag filter visits only the notes it covers, through the vaults' tag
     // indexes. A folder filter is a personal view: teammates' shared notes
