@@ -32,7 +32,8 @@ export function coveringKeys(tags: readonly string[]): Set<string> {
  * The cost is that a note with new dates moves within each of its sets:
  * re-dating all 100,000 notes at once (when git history arrives) takes
  * about 640 ms. Indexing them (8.2 keys per note) takes 400-540 ms and
- * 24 MB, which puts placing them in the catalog at 800 ms instead of 260.
+ * 24 MB, so the catalog makes the index after the first read, a slice at a
+ * time, rather than as it places each note.
  *
  * Kept in step one note at a time, in O(tags of the note); nothing is
  * rebuilt for a query. A note's tags are never changed in place: a changed

@@ -254,6 +254,8 @@ export class Vault extends EventEmitter<VaultEvents> {
     // first read waits for them a little; a history that takes longer fills them in when it is done.
     if (this.gitDates.started) await Promise.race([this.gitDates.settled, sleep(GIT_READY_WAIT_MS)]);
     if (read === undefined || this.stopped) return;
+    // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
+    void this.catalog.indexTagsInSteps();
     const { present, previous } = read;
     for (const record of previous) {
       if (!present.has(record.path) && this.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);

@@ -196,6 +196,29 @@ describe('the catalog keeps its notes by tag', () => {
     expect(ids(catalog, '#work')).toEqual([]);
   });
 
+  it('makes its index in steps with notes placed, retagged and unplaced between the steps', async () => {
+    const catalog = new Catalog();
+    const count = 12_000;
+    for (let i = 0; i < count; i++) catalog.place(record(`n${i}`, `N${i}.md`, i % 3 === 0 ? ['#ml/papers'] : ['#garden']));
+    const making = catalog.indexTagsInSteps();
+    // Between the first steps (5,000 notes each): changes to notes already indexed, not yet indexed, and new ones.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    catalog.place(record('n0', 'N0.md', ['#garden'], 'hash-n0b'));
+    catalog.place(record('n11999', 'N11999.md', ['#ml'], 'hash-last'));
+    catalog.unplace(record('n3', 'N3.md', ['#ml/papers']));
+    catalog.unplace(record('n11997', 'N11997.md', ['#garden']));
+    catalog.place(record('new', 'New.md', ['#ml']));
+    await making;
+    const want = (filter: string): string[] =>
+      [...catalog.all()].filter((note) => (filter === 'ml' ? note.tags.some((tag) => tag.startsWith('#ml')) : note.tags.includes('#garden'))).map((note) => note.id).sort();
+    expect(ids(catalog, 'ml')).toEqual(want('ml'));
+    expect(ids(catalog, '#garden')).toEqual(want('garden'));
+    expect(ids(catalog, 'ml')).toContain('new');
+    expect(ids(catalog, 'ml')).not.toContain('n0');
+    expect(ids(catalog, '#garden')).not.toContain('n11997');
+  });
+
   it('hands out the records with the dates git history gave them', () => {
     const catalog = new Catalog();
     catalog.place(record('a', 'A.md', ['#ml']));
