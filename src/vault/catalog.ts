@@ -77,20 +77,19 @@ export class Catalog {
 
   private beginTagIndex(): { index: TagIndex<NoteRecord>; steps: Generator<void, void> } {
     const index = new TagIndex<NoteRecord>();
-    const records = [...this.records.values()];
-    const self = this;
-    function* steps(): Generator<void, void> {
-      let done = 0;
-      for (const record of records) {
-        // A note changed or gone meanwhile was put in (or taken out) as it changed.
-        if (self.records.get(record.id) === record) index.put(record);
-        if (++done % TAGS_PER_STEP === 0) yield;
-      }
-      self.byTag = index;
-      self.tagsUnderWay = undefined;
-    }
-    this.tagsUnderWay = { index, steps: steps() };
+    this.tagsUnderWay = { index, steps: this.tagIndexSteps(index, [...this.records.values()]) };
     return this.tagsUnderWay;
+  }
+
+  private *tagIndexSteps(index: TagIndex<NoteRecord>, records: readonly NoteRecord[]): Generator<void, void> {
+    let done = 0;
+    for (const record of records) {
+      // A note changed or gone meanwhile was put in (or taken out) as it changed.
+      if (this.records.get(record.id) === record) index.put(record);
+      if (++done % TAGS_PER_STEP === 0) yield;
+    }
+    this.byTag = index;
+    this.tagsUnderWay = undefined;
   }
 
   /** Make the tag index a slice at a time, with the event loop free in between (after the first read). */
