@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VectorIndex } from '../../src/index/vectors/vector-index.js';
@@ -243,6 +243,24 @@ describe('VectorIndex persistence', () => {
     });
   });
 
+  it('reloads every vector bit for bit, from a file read in several slices', async () => {
+    await withTempDir(async (dir) => {
+      // 2,200 notes × 2 chunks × 512 floats: 9 MB, more than one 8 MiB read.
+      const dims = 512;
+      const random = rng(13);
+      const index = new VectorIndex({ embedderId: 'model-a', dimensions: dims, exactThreshold: 1_000_000 });
+      for (let i = 0; i < 2_200; i++) index.upsert(`n${i}`, [randomUnitVector(random, dims), randomUnitVector(random, dims)], `h${i}`);
+      await index.save(dir);
+      const { index: loaded, restored } = await VectorIndex.load(dir, 'model-a', dims, { exactThreshold: 1_000_000 });
+      expect(restored).toBe(true);
+      expect(loaded.chunkCount).toBe(4_400);
+      const bytes = (vectors: Float32Array[]): Buffer => Buffer.concat(vectors.map((v) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength)));
+      const differ = [...index.noteIds()].filter((id) => !bytes(loaded.chunksOf(id)).equals(bytes(index.chunksOf(id))));
+      expect(differ).toEqual([]);
+      for (const i of [index, loaded]) i.dispose();
+    });
+  });
+
   it('starts empty when there is no snapshot', async () => {
     await withTempDir(async (dir) => {
       const { index, restored } = await VectorIndex.load(path.join(dir, 'missing'), 'model-a', DIMS);
@@ -283,6 +301,17 @@ describe('VectorIndex persistence', () => {
 
       await writeFile(vectorsPath, bytes.subarray(0, 64));
       expect((await VectorIndex.load(dir, 'model-a', DIMS)).restored).toBe(false);
+
+      // The right floats with anything after them are not the vectors either.
+      bytes[100] = (bytes[100] ?? 0) ^ 0xff;
+      await writeFile(vectorsPath, Buffer.concat([bytes, Buffer.alloc(4)]));
+      const longer = await VectorIndex.load(dir, 'model-a', DIMS);
+      expect(longer.restored).toBe(false);
+      expect(longer.reason).toMatch(/corrupt/);
+      await writeFile(vectorsPath, bytes);
+      expect((await VectorIndex.load(dir, 'model-a', DIMS)).restored).toBe(true);
+      await unlink(vectorsPath);
+      expect((await VectorIndex.load(dir, 'model-a', DIMS)).reason).toMatch(/missing/);
 
       for (const text of ['{"format": "dexi-vectors", "vers', '[]', '{"format":"dexi-vectors","version":1,"notes":"x"}']) {
         await writeFile(path.join(dir, 'meta.json'), text);
