@@ -3,7 +3,9 @@
  * generated 10,000-note vault — embedding throughput with one and two
  * workers, a full embedding through `dexi-vault index`, a restart that must
  * embed nothing, semantic_search and find_similar round trips through the
- * MCP client over stdio, peak RSS, and HNSW recall@10 against an exact scan.
+ * MCP client over stdio, peak RSS, what the vectors and the HNSW graph take
+ * (computed, beside the RSS growth of loading them), and HNSW recall@10
+ * against an exact scan.
  * Figures go to stdout and to .bench/semantic-results.json.
  */
 import { spawn } from 'node:child_process';
@@ -186,8 +188,21 @@ async function main(): Promise<void> {
 
   // 4. HNSW against an exact scan over the same saved vectors.
   const cache = path.join(dir, '.dexi', 'cache', 'vectors');
+  const rssBefore = process.memoryUsage().rss;
   const graph = (await VectorIndex.load(cache, 'use-lite-512', 512)).index;
   await graph.whenGraphIdle();
+  // What the vectors and the graph take, computed from their counts (memory.ts), beside what this process's RSS grew by to load them.
+  const memory = graph.memory();
+  const mb = (bytes: number): number => +(bytes / 1e6).toFixed(1);
+  log('vectorMemoryMB', {
+    chunks: graph.chunkCount,
+    vectors: mb(memory.vectors),
+    graph: memory.graph ? mb(memory.graph.total) : null,
+    graphOwnVectorCopy: memory.graph ? mb(memory.graph.vectors) : null,
+    graphLinks: memory.graph ? mb(memory.graph.links) : null,
+    graphBookkeeping: memory.graph ? mb(memory.graph.bookkeeping) : null,
+    loadRssGrowth: mb(process.memoryUsage().rss - rssBefore),
+  });
   const exact = (await VectorIndex.load(cache, 'use-lite-512', 512, { exactThreshold: Number.MAX_SAFE_INTEGER })).index;
   const noteIds = [...graph.noteIds()];
   let overlap = 0;

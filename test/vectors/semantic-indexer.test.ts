@@ -77,8 +77,12 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
 
       // Restart: same texts, nothing to embed.
       const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
-      const second = make(cacheDir);
+      const secondLog: string[] = [];
+      const second = make(cacheDir, secondLog);
       await second.start();
+      // What the loaded vectors take: 7 notes of one window, 512 floats each; no graph at this size.
+      expect(second.memory()).toEqual({ vectors: 7 * 512 * 4, graph: undefined });
+      expect(secondLog.find((line) => line.startsWith('semantic index loaded'))).toMatch(/chunks \(use-lite-512\); vectors 0\.0 MB; no graph$/);
       // The saved vectors are loaded, but no note has been checked against them yet: not ready, whatever the queue says.
       expect(second.progress()).toMatchObject({ ready: false, total: 0 });
       for (const [id, text] of Object.entries(NOTES)) if (id !== 'garden') second.noteChanged(id, text);

@@ -23,9 +23,20 @@ export class ChunkStore {
   readonly owners: ReadonlyMap<number, string> = this.ownersByLabel;
   private nextLabel = 0;
   private withVectors = 0;
+  /**
+   * The block a snapshot's vectors were read into (restoreAll): labels below
+   * `labelEnd` are views of it, and it stays whole while `live` of them are
+   * still here.
+   */
+  private loaded: { floats: number; labelEnd: number; live: number } | undefined;
 
   get chunkCount(): number {
     return this.vectorsByLabel.size;
+  }
+
+  /** The loaded block's size in floats and how many of its vectors are still in the store; undefined once none is. */
+  get loadedBlock(): { floats: number; live: number } | undefined {
+    return this.loaded && { floats: this.loaded.floats, live: this.loaded.live };
   }
 
   /** Notes with at least one chunk: the notes a search can find. */
@@ -68,15 +79,27 @@ export class ChunkStore {
     return dropped;
   }
 
-  /** Puts back a note as a snapshot saved it, under its saved labels (`vectors` in the same order). */
-  restore(noteId: string, hash: string, labels: number[], vectors: Float32Array[]): void {
-    labels.forEach((label, i) => {
-      this.vectorsByLabel.set(label, vectors[i] as Float32Array);
-      this.ownersByLabel.set(label, noteId);
-      this.nextLabel = Math.max(this.nextLabel, label + 1);
-    });
-    this.entries.set(noteId, { labels, hash });
-    if (labels.length > 0) this.withVectors++;
+  /**
+   * Puts back the notes of a snapshot, into an empty store, under their saved
+   * labels: `rows` are [note id, hash, labels], and each label's vector is the
+   * next `dimensions` floats of `block`, in row order. The vectors are views
+   * of the block, not copies.
+   */
+  restoreAll(rows: Iterable<readonly [string, string, number[]]>, block: Float32Array, dimensions: number): void {
+    if (this.entries.size > 0) throw new Error('restoreAll needs an empty store');
+    let offset = 0;
+    for (const [noteId, hash, labels] of rows) {
+      for (const label of labels) {
+        this.vectorsByLabel.set(label, block.subarray(offset, offset + dimensions));
+        offset += dimensions;
+        this.ownersByLabel.set(label, noteId);
+        this.nextLabel = Math.max(this.nextLabel, label + 1);
+      }
+      this.entries.set(noteId, { labels, hash });
+      if (labels.length > 0) this.withVectors++;
+    }
+    const live = this.vectorsByLabel.size;
+    this.loaded = live > 0 ? { floats: block.length, labelEnd: this.nextLabel, live } : undefined;
   }
 
   /** Drops the note's vectors but keeps its entry, so that a replaced note keeps its place. */
@@ -87,6 +110,8 @@ export class ChunkStore {
     for (const label of note.labels) {
       this.vectorsByLabel.delete(label);
       this.ownersByLabel.delete(label);
+      // Labels given after the load count up from labelEnd: any below it came from the block.
+      if (this.loaded && label < this.loaded.labelEnd && --this.loaded.live === 0) this.loaded = undefined;
     }
     return note.labels;
   }

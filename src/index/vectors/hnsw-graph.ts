@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import hnswlib from 'hnswlib-node';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { clampScore, dotF32 } from './cosine.js';
+import type { GraphShape } from './memory.js';
 
 /** The HNSW graph over chunk labels; deleted slots are reused by new chunks. */
 export class HnswGraph {
@@ -10,13 +11,18 @@ export class HnswGraph {
   /** Labels currently in the graph and not deleted. */
   private readonly live = new Set<number>();
 
-  /** A graph with room for `capacity` chunks; a capacity of 0 leaves `hnsw` as it is (one read from a file). */
+  /**
+   * A graph with room for `capacity` chunks, `m` links per node (2 × m at
+   * level 0); a capacity of 0 leaves `hnsw` as it is (one read from a file,
+   * whose links per node are `m` and `m0`).
+   */
   constructor(
-    dimensions: number,
+    private readonly dimensions: number,
     capacity: number,
-    m: number,
+    private readonly m: number,
     efConstruction: number,
     private readonly hnsw: HierarchicalNSW = new hnswlib.HierarchicalNSW('cosine', dimensions),
+    private readonly m0 = 2 * m,
   ) {
     if (capacity > 0) hnsw.initIndex({ maxElements: Math.max(capacity, 64), m, efConstruction, randomSeed: 100, allowReplaceDeleted: true });
   }
@@ -30,14 +36,15 @@ export class HnswGraph {
   static async read(file: string, dimensions: number, vectors: ReadonlyMap<number, Float32Array>, efSearch: number): Promise<HnswGraph | string> {
     // readIndex takes the dimensions from the constructor, not the file, and
     // would read a graph of another size out of bounds: check the header.
-    if ((await graphFileDimensions(file)) !== dimensions) return 'the search graph has other dimensions';
+    const header = await graphFileHeader(file);
+    if (header?.dimensions !== dimensions) return 'the search graph has other dimensions';
     const hnsw = new hnswlib.HierarchicalNSW('cosine', dimensions);
     try {
       await hnsw.readIndex(file, true);
     } catch (error) {
       return `the search graph did not load (${error instanceof Error ? error.message : String(error)})`;
     }
-    const graph = new HnswGraph(dimensions, 0, 0, 0, hnsw);
+    const graph = new HnswGraph(dimensions, 0, header.m, 0, hnsw, header.m0);
     const inGraph = new Set(hnsw.getIdsList());
     for (const label of vectors.keys()) {
       if (!inGraph.has(label)) return 'the search graph does not match the vectors';
@@ -98,6 +105,11 @@ export class HnswGraph {
     return best;
   }
 
+  /** The graph's size, for what it takes in memory (memory.ts). */
+  shape(): GraphShape {
+    return { elements: this.hnsw.getCurrentCount(), capacity: this.hnsw.getMaxElements(), dimensions: this.dimensions, m: this.m, m0: this.m0 };
+  }
+
   /** Writes the graph to `file` at once, without yielding, so that the file is the graph of this moment. */
   writeSync(file: string): void {
     this.hnsw.writeIndexSync(file);
@@ -105,23 +117,28 @@ export class HnswGraph {
 }
 
 /**
- * The vector size recorded in an hnswlib index file: its header starts with
- * six little-endian size_t values (offsetLevel0, maxElements, count,
- * sizeDataPerElement, labelOffset, offsetData), and a vector takes the bytes
- * from offsetData to labelOffset.
+ * The vector size and links per node recorded in an hnswlib index file: its
+ * header starts with six little-endian size_t values (offsetLevel0,
+ * maxElements, count, sizeDataPerElement, labelOffset, offsetData), then
+ * maxLevel and the entry point (4 bytes each) and maxM (size_t). A vector
+ * takes the bytes from offsetData to labelOffset, and the level-0 links
+ * before it (maxM0 links of 4 bytes and their count).
  */
-async function graphFileDimensions(file: string): Promise<number | undefined> {
+async function graphFileHeader(file: string): Promise<{ dimensions: number; m: number; m0: number } | undefined> {
   const handle = await open(file, 'r');
   try {
-    const header = Buffer.alloc(48);
-    const { bytesRead } = await handle.read(header, 0, 48, 0);
+    const header = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(header, 0, 64, 0);
     if (bytesRead < 48) return undefined;
     const sizeDataPerElement = header.readBigUInt64LE(24);
     const labelOffset = header.readBigUInt64LE(32);
     const offsetData = header.readBigUInt64LE(40);
     if (labelOffset <= offsetData || sizeDataPerElement !== labelOffset + 8n) return undefined;
     const bytes = labelOffset - offsetData;
-    return bytes % 4n === 0n ? Number(bytes / 4n) : undefined;
+    if (bytes % 4n !== 0n) return undefined;
+    // The links are only reported (memory.ts): a header too short for them is left to readIndex to refuse.
+    const m = bytesRead >= 64 ? Number(header.readBigUInt64LE(56)) : 0;
+    return { dimensions: Number(bytes / 4n), m, m0: Math.max(0, Number((offsetData - 4n) / 4n)) };
   } finally {
     await handle.close();
   }

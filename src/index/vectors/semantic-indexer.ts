@@ -3,7 +3,8 @@ import { CHUNKER_VERSION } from './chunking.js';
 import type { EmbedderSpec } from './embedder.js';
 import { EmbeddingPool } from './embedding-pool.js';
 import type { WindowVector } from './windows.js';
-import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions } from './vector-index.js';
+import { describeMemory } from './memory.js';
+import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions, type VectorMemory } from './vector-index.js';
 import { PriorityQueue } from '../priority-queue.js';
 
 export interface SemanticIndexerOptions {
@@ -240,6 +241,11 @@ export class SemanticIndexer {
     return this.embeddedInRun;
   }
 
+  /** What the vectors and the search graph take in memory (VectorIndex.memory), once the index has loaded. */
+  memory(): VectorMemory | undefined {
+    return this.index?.memory();
+  }
+
   /** The model's identity (e.g. `use-lite-512`) once it has loaded. */
   get embedderId(): string | undefined {
     return this.index?.embedderId;
@@ -296,7 +302,7 @@ export class SemanticIndexer {
     const started = Date.now();
     if (await index.save(this.options.cacheDir)) {
       this.lastSaveMs = Date.now() - started;
-      this.log(`semantic index saved: ${index.noteCount} notes, ${index.chunkCount} chunks (${this.lastSaveMs} ms)`);
+      this.log(`semantic index saved: ${index.noteCount} notes, ${index.chunkCount} chunks (${this.lastSaveMs} ms); ${describeMemory(index.memory())}`);
     }
   }
 
@@ -330,7 +336,7 @@ export class SemanticIndexer {
     const { index, restored, reason } = await VectorIndex.load(options.cacheDir, pool.id, pool.dimensions, options.index ?? {});
     this.log(
       restored
-        ? `semantic index loaded: ${index.noteCount} notes, ${index.chunkCount} chunks (${pool.id})${reason ? `; ${reason}` : ''}`
+        ? `semantic index loaded: ${index.noteCount} notes, ${index.chunkCount} chunks (${pool.id}); ${describeMemory(index.memory())}${reason ? `; ${reason}` : ''}`
         : `semantic index starts empty (${pool.id}): ${reason ?? 'no snapshot'}`,
     );
     this.index = index;

@@ -4,9 +4,11 @@ import { ChunkStore } from './chunk-store.js';
 import { clampScore, dotF32, toUnitVector } from './cosine.js';
 import { exactSearch, type NoteFilter, type VectorHit } from './exact-scan.js';
 import { HnswGraph } from './hnsw-graph.js';
+import { hnswGraphBytes, storeVectorBytes, type VectorMemory } from './memory.js';
 import { captureSnapshot, readSnapshot, readSnapshotGraph, removeStaleFiles, restoreSnapshot, writeSnapshot } from './vector-snapshot.js';
 
 export type { NoteFilter, VectorHit } from './exact-scan.js';
+export type { VectorMemory } from './memory.js';
 
 export interface VectorIndexOptions {
   /** The embedder's id; a snapshot made by another model is never loaded. */
@@ -178,6 +180,16 @@ export class VectorIndex {
     if (!note || note.labels.length === 0) return [];
     const queries = note.labels.slice(0, MAX_QUERY_CHUNKS).map((label) => this.store.vector(label));
     return this.search(queries, k, (id) => id !== noteId && (filter === undefined || filter(id)));
+  }
+
+  /**
+   * What the vectors and the graph take in memory, computed from their counts
+   * and dimensions and the graph's links per node (memory.ts says what is
+   * counted); the rest of the process's memory is not in it.
+   */
+  memory(): VectorMemory {
+    const vectors = storeVectorBytes({ chunks: this.store.chunkCount, dimensions: this.dimensions, loadedBlock: this.store.loadedBlock });
+    return { vectors, graph: this.graph ? hnswGraphBytes(this.graph.shape()) : undefined };
   }
 
   /** Resolves when no graph build is in progress. */

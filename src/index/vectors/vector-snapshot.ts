@@ -189,17 +189,9 @@ async function readVectors(file: string, floats: number, expectedSha256: string)
   }
 }
 
-/** Puts the snapshot's notes and their vectors into `store`, which is empty. */
+/** Puts the snapshot's notes and their vectors into `store`, which is empty: the store keeps views of `snapshot.vectors`, not copies. */
 export function restoreSnapshot(snapshot: Snapshot, dimensions: number, store: ChunkStore): void {
-  let offset = 0;
-  for (const [id, hash, labels] of snapshot.rows) {
-    const vectors = labels.map(() => {
-      const vector = snapshot.vectors.subarray(offset * dimensions, (offset + 1) * dimensions);
-      offset++;
-      return vector;
-    });
-    store.restore(id, hash, labels, vectors);
-  }
+  store.restoreAll(snapshot.rows, snapshot.vectors, dimensions);
 }
 
 /** The snapshot's graph, checked against the vectors already restored; or what was wrong with it. */
