@@ -168,7 +168,7 @@ async function readVectors(file: string, floats: number, expectedSha256: string)
     throw error;
   }
   try {
-    // Read into the one array the store keeps: readFile and an aligned copy held 614 MB at once for 150,000 × 512 floats, peak RSS up to 1,275 MB with the graph, now 307 MB and 972 (BENCHMARKS.md).
+    // Straight into the array the store keeps: readFile and an aligned copy held 614 MB for 150,001 × 512 floats, peak RSS up to 1,275 MB with the graph; this holds 307, peak 972 (BENCHMARKS.md).
     if ((await handle.stat()).size !== floats * 4) return 'the snapshot vectors are corrupt';
     const vectors = new Float32Array(floats);
     const bytes = new Uint8Array(vectors.buffer);
