@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileNamePart, noteIdOf, parseOptions, runName, UsageError } from '../../bench/run.js';
+import { fileNamePart, METRICS, noteIdOf, parseOptions, runName, targetFor, UsageError } from '../../bench/run.js';
 import { BENCH_DIR } from '../../bench/paths.js';
 import { pathId } from '../../src/vault/identity.js';
 
@@ -96,5 +96,22 @@ describe('noteIdOf', () => {
     { name: 'an id the server does not take (a space in it): the id of the path', file: 'Note.md', content: '---\nid: not one\n---\n', want: pathId('Note.md') },
   ])('$name', ({ file, content, want }) => {
     expect(noteIdOf(vault, path.join(vault, file), content)).toBe(want);
+  });
+});
+
+describe('targetFor', () => {
+  it.each([
+    { key: 'warm_searchable', notes: 2_000, want: 2000 },
+    { key: 'search_median', notes: 10_000, want: 5 },
+    { key: 'search_median', notes: 10_001, want: 10 },
+    { key: 'search_median', notes: 100_000, want: 10 },
+    { key: 'search_median', notes: 100_001, want: undefined },
+    { key: 'list_median', notes: 10_000, want: undefined },
+    { key: 'list_median', notes: 100_000, want: 20 },
+    { key: 'cold_searchable', notes: 100_000, want: 60_000 },
+    { key: 'search_during_save_max', notes: 100_000, want: 200 },
+    { key: 'warm_peak_rss', notes: 100_000, want: 1024 },
+  ] as const)('$key at $notes notes: $want', ({ key, notes, want }) => {
+    expect(targetFor(METRICS[key], notes)?.value).toBe(want);
   });
 });
