@@ -1,5 +1,6 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { removeLeftoverTemps } from '../files/atomic.js';
 import { cacheDir, sharedCacheDir, tempDir } from '../files/dexi-dir.js';
 import type { Catalog } from './catalog.js';
@@ -142,9 +143,23 @@ export async function reconcile(
   const scan = await scanOffThread(parts.root, parts.log, (vaultPath, size) => parts.files.logOversize(vaultPath, size));
   catalog.setFolders(scan.folders);
   const seen = new Set<string>();
+  // A turn of the event loop every few thousand notes: compared in one go,
+  // 100,000 unchanged notes held tool calls for some 300 ms (issue 17).
+  let sinceYield = 0;
+  const breathe = async (): Promise<void> => {
+    if (++sinceYield < RECONCILE_PER_TURN) return;
+    sinceYield = 0;
+    await yieldToEventLoop();
+  };
   for (const file of scan.files) {
     seen.add(file.path);
     if (!unchangedFile(file, catalog.atPath(file.path))) await refresh(file.path);
+    await breathe();
   }
-  for (const record of [...catalog.all()]) if (!seen.has(record.path)) await forget(record.path);
+  for (const record of [...catalog.all()]) {
+    if (!seen.has(record.path)) await forget(record.path);
+    await breathe();
+  }
 }
+
+const RECONCILE_PER_TURN = 5000;
