@@ -396,9 +396,15 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
       pending,
       hit: (id, doc, level) => ({ id, score: score[doc] as number, coverage: level, terms: matchedTerms(expansionsPerWord, fieldIds, doc) }),
       release: () => {
-        for (const doc of touched) {
-          total[doc] = 0;
-          quality[doc] = 0;
+        // Past an eighth of the notes, clearing it all (a memset) beats clearing each.
+        if (touched.length * 8 > total.length) {
+          total.fill(0);
+          quality.fill(0);
+        } else {
+          for (const doc of touched) {
+            total[doc] = 0;
+            quality[doc] = 0;
+          }
         }
         this.spareSums = sums;
       },
@@ -461,7 +467,11 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     if (words.length === 0) return undefined;
     const out = new Uint8Array(this._nextId);
     const mark = (postings: FieldPostings): void => {
-      for (const frequencies of postings.values()) for (const doc of frequencies.keys()) if (live[doc] === 1) out[doc] = 1;
+      for (const frequencies of postings.values()) {
+        frequencies.forEach((_, doc) => {
+          if (live[doc] === 1) out[doc] = 1;
+        });
+      }
     };
     words.forEach(({ term, prefix }, i) => {
       const exact = this._index.get(term);
@@ -561,7 +571,12 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
 /** Notes in a posting list that still exist. */
 function liveCount(live: Uint8Array, frequencies: Map<number, number>): number {
   let count = 0;
-  for (const doc of frequencies.keys()) if (live[doc] === 1) count++;
+  // forEach, not keys(): a PostingList walks its slice in a plain loop there,
+  // and its keys() is a generator (after one edit at 100,000 notes, counting
+  // this way took a third of every search, issue 17).
+  frequencies.forEach((_, doc) => {
+    if (live[doc] === 1) count++;
+  });
   return count;
 }
 
