@@ -40,6 +40,12 @@ export const OPTIONS = {
   storeFields: [] as string[],
   tokenize: splitWords,
   processTerm: normaliseTerm,
+  // MiniSearch vacuums discarded notes a batch of words at a time, waiting
+  // between batches while it walks the radix tree; a word added meanwhile
+  // can split a branch the walk still holds, and the walk then throws (the
+  // soak test hit it once). One batch of every word walks the tree with no
+  // wait. It runs once a tenth of the notes are discarded edits.
+  autoVacuum: { batchSize: Number.MAX_SAFE_INTEGER, batchWait: 0, minDirtCount: 20, minDirtFactor: 0.1 },
   searchOptions: {
     boost: BOOST,
     // Several words are OR-ed: a note lacking one of them is still found,

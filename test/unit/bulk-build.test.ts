@@ -87,3 +87,29 @@ describe('FullTextIndex built in bulk', () => {
     expect(changedMeanwhile.size).toBe(401);
   });
 });
+
+describe('FullTextIndex after many edits (MiniSearch vacuums the discarded notes)', () => {
+  it('answers as an index made afresh from the notes as they end, with new words added between the edits', async () => {
+    const docs = notes(300, 21).map((doc) => ({ record: { id: doc.id, title: doc.title, tags: [] } as unknown as NoteRecord, body: doc.body }));
+    const edited = FullTextIndex.empty();
+    for (const { record, body } of docs) edited.upsert(record, body);
+    edited.seal();
+    const final = new Map(docs.map((doc) => [doc.record.id, doc]));
+    // A third of the notes rewritten with words the index has not seen, with turns of the event loop between.
+    for (let i = 0; i < 100; i++) {
+      const doc = docs[i * 3] as (typeof docs)[number];
+      const next = { record: doc.record, body: `${doc.body} fresh${i} fresher${i}x` };
+      edited.upsert(next.record, next.body);
+      final.set(doc.record.id, next);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const fresh = FullTextIndex.empty();
+    for (const { record, body } of final.values()) fresh.upsert(record, body);
+    for (const query of ['river', 'fresh7', 'fresher42x', 'cafe garden', 'fresh']) {
+      const a = edited.query(query, undefined, 50);
+      const b = fresh.query(query, undefined, 50);
+      expect(a.total, query).toBe(b.total);
+      expect(new Set(a.hits.map((hit) => hit.id)), query).toEqual(new Set(b.hits.map((hit) => hit.id)));
+    }
+  });
+});
