@@ -112,6 +112,8 @@ export class FullTextIndex {
    * with no cache adds every note that way.
    */
   private building: BulkBuilder<IndexedNote> | undefined;
+  /** Its steps, when a seal is under way in steps (`sealInSteps`). */
+  private sealing: Generator<void, EngineState> | undefined;
 
   private constructor(private search: RankedMiniSearch<IndexedNote>) {}
 
@@ -121,22 +123,13 @@ export class FullTextIndex {
     return index;
   }
 
-  /** A seal under way in steps (`sealInSteps`). */
-  private sealing: Generator<void, EngineState> | undefined;
-
   /** Make the index of the notes added in bulk, if any (finishing one begun in steps): the first search or save does it too. */
   seal(): void {
     const steps = this.sealing ?? this.building?.steps();
     if (!steps) return;
-    this.sealing = undefined;
-    this.building = undefined;
-    for (;;) {
-      const step = steps.next();
-      if (step.done) {
-        this.search = RankedMiniSearch.fromState(OPTIONS, step.value);
-        return;
-      }
-    }
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    this.madeFrom(step.value);
   }
 
   /**
@@ -153,13 +146,14 @@ export class FullTextIndex {
       // Finished meanwhile by a search or a change.
       if (this.sealing !== steps) return;
       const step = steps.next();
-      if (step.done) {
-        this.sealing = undefined;
-        this.building = undefined;
-        this.search = RankedMiniSearch.fromState(OPTIONS, step.value);
-        return;
-      }
+      if (step.done) return this.madeFrom(step.value);
     }
+  }
+
+  private madeFrom(state: EngineState): void {
+    this.sealing = undefined;
+    this.building = undefined;
+    this.search = RankedMiniSearch.fromState(OPTIONS, state);
   }
 
   /**

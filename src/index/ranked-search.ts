@@ -181,7 +181,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
       const best = new TopK<{ id: string; doc: number; score: number }>(Math.max(0, limit - hits.length));
       for (const doc of byLevel[level] as Int32Array) {
         const docScore = score[doc] as number;
-        if (best.mayTake(docScore)) best.push({ id: this._documentIds.get(doc) as string, doc, score: docScore });
+        if (best.admits(docScore)) best.push({ id: this._documentIds.get(doc) as string, doc, score: docScore });
       }
       for (const { id, doc } of best.sorted()) hits.push(found.hit(id, doc, level));
     }

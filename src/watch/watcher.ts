@@ -117,25 +117,20 @@ export class VaultWatcher {
   }
 
   /**
-   * A note's file changed, appeared or went: looked at now, and once more
+   * A note's file changed, appeared or went (`refresh` reads it, or drops
+   * the note when the file is gone): looked at now, and once more
    * shortly after, since a write may still be under way when it is first
    * reported. Unchanged content costs a read and a hash.
    */
   private changed(vaultPath: string): void {
-    this.track(this.check(vaultPath));
+    this.track(this.vault.refresh(vaultPath));
     clearTimeout(this.rechecks.get(vaultPath));
     const timer = setTimeout(() => {
       this.rechecks.delete(vaultPath);
-      if (!this.closed) this.track(this.check(vaultPath));
+      if (!this.closed) this.track(this.vault.refresh(vaultPath));
     }, RECHECK_MS);
     timer.unref();
     this.rechecks.set(vaultPath, timer);
-  }
-
-  /** Read the note if it is there; drop it if it is gone. */
-  private async check(vaultPath: string): Promise<void> {
-    await this.vault.refresh(vaultPath);
-    await this.vault.forget(vaultPath);
   }
 
   /** Something that is not a note changed at `vaultPath`: a folder may have come or gone. */
