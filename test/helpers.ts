@@ -162,11 +162,14 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
 /** Wait until the semantic indexer has embedded every note it knows of (model load included). */
 export async function waitForEmbeddings(runtime: Runtime, timeoutMs = 60_000): Promise<void> {
   await runtime.loaded;
+  // An error ends the wait at once: waitFor would take a thrown one for "not yet".
+  let failed: string | undefined;
   await waitFor(() => {
     const progress = runtime.semantic?.progress();
-    if (progress?.error) throw new Error(progress.error);
-    return progress !== undefined && progress.ready && progress.total >= runtime.own.size;
+    failed = progress?.error;
+    return failed !== undefined || (progress !== undefined && progress.ready && progress.total >= runtime.own.size);
   }, timeoutMs, 'embeddings');
+  if (failed !== undefined) throw new Error(`Semantic indexing failed: ${failed}`);
 }
 
 /**

