@@ -5,14 +5,16 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { replaceFileAtomicStreaming } from '../files/atomic.js';
 import type { NoteRecord } from '../vault/note.js';
 import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext.js';
+import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.js';
 
 /**
  * Bump whenever what is stored, or how notes are parsed, changes: an older
  * snapshot is then rebuilt rather than trusted. 5: the index's words changed
  * (issue 16: compounds beside their parts, unspaced scripts segmented, kana
- * and other letters' marks kept; src/index/terms.ts).
+ * and other letters' marks kept; src/index/terms.ts). 6: the records by
+ * column (record-columns.ts).
  */
-export const CACHE_VERSION = 5;
+export const CACHE_VERSION = 6;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';
@@ -25,7 +27,7 @@ const OLD_CACHE_FILES = ['notes.json'];
  *
  *   postings   the full-text postings as 32-bit integers in the machine's
  *              byte order (the cache never leaves the machine: .gitignore)
- *   records    the note records, a JSON array
+ *   records    the note records by column (record-columns.ts)
  *   meta       the index metadata and term list, JSON
  *   footer     FOOTER_BYTES: magic, version, the three lengths, and a
  *              SHA-1 of everything before the footer (integrity, not security)
@@ -42,27 +44,6 @@ export interface CacheSnapshot {
 /** The cache file in `folder`: a vault's `.dexi/cache/`, or a teammate's folder inside it. */
 export function cacheFile(folder: string): string {
   return path.join(folder, CACHE_FILE);
-}
-
-function reviveRecord(raw: unknown): NoteRecord | undefined {
-  if (typeof raw !== 'object' || raw === null) return undefined;
-  const record = raw as NoteRecord;
-  const valid =
-    typeof record.id === 'string' &&
-    typeof record.path === 'string' &&
-    typeof record.hash === 'string' &&
-    typeof record.title === 'string' &&
-    typeof record.size === 'number' &&
-    typeof record.mtimeMs === 'number' &&
-    typeof record.createdMs === 'number' &&
-    typeof record.updatedMs === 'number' &&
-    typeof record.ctimeMs === 'number' &&
-    typeof record.ino === 'number' &&
-    typeof record.birthtimeMs === 'number' &&
-    Array.isArray(record.tags);
-  if (!valid) return undefined;
-  if (record.review !== undefined && (typeof record.review !== 'object' || record.review === null)) return undefined;
-  return record;
 }
 
 class DamagedCache extends Error {}
@@ -96,15 +77,15 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
   await readExactly(file, rest, postingBytes);
   hash.update(rest);
   if (!hash.digest().equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
-  const rawRecords = JSON.parse(rest.toString('utf8', 0, recordBytes)) as unknown;
-  const meta = JSON.parse(rest.toString('utf8', recordBytes)) as FullTextMeta;
-  if (!Array.isArray(rawRecords) || typeof meta !== 'object' || meta === null) throw new DamagedCache('shape');
-  const records: NoteRecord[] = [];
-  for (const raw of rawRecords) {
-    const record = reviveRecord(raw);
-    if (!record) throw new DamagedCache('record');
-    records.push(record);
+  let records: NoteRecord[];
+  try {
+    records = decodeRecords(rest.subarray(0, recordBytes));
+  } catch (error) {
+    if (error instanceof DamagedRecords) throw new DamagedCache(error.message);
+    throw error;
   }
+  const meta = JSON.parse(rest.toString('utf8', recordBytes)) as FullTextMeta;
+  if (typeof meta !== 'object' || meta === null) throw new DamagedCache('shape');
   return { records, fulltext: FullTextIndex.fromSnapshot(meta, postings) };
 }
 
@@ -181,13 +162,9 @@ export async function saveSnapshot(
       if (!(await put(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)))) return false;
     }
     const postingBytes = written;
-    const RECORDS_PER_PIECE = 2000;
-    if (!(await put(Buffer.from('[')))) return false;
-    for (let start = 0; start < snapshot.records.length; start += RECORDS_PER_PIECE) {
-      const piece = snapshot.records.slice(start, start + RECORDS_PER_PIECE).map((record) => JSON.stringify(record));
-      if (!(await put(Buffer.from(`${start === 0 ? '' : ','}${piece.join(',')}`, 'utf8')))) return false;
+    for (const piece of encodeRecords(snapshot.records)) {
+      if (!(await put(piece))) return false;
     }
-    if (!(await put(Buffer.from(']')))) return false;
     const recordBytes = written - postingBytes;
     if (!(await put(Buffer.from(JSON.stringify(snapshot.fulltext.meta), 'utf8')))) return false;
     const metaBytes = written - postingBytes - recordBytes;

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'n
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, CACHE_VERSION, saveSnapshot } from '../../src/index/cache.js';
+import { encodeRecords } from '../../src/index/record-columns.js';
 import { cacheDir } from '../../src/files/dexi-dir.js';
 import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
 
@@ -216,14 +217,16 @@ describe('the index cache', () => {
     expect(await titlesFor(h, 'something')).toEqual([]);
   });
 
+  const noRecords = Buffer.concat([...encodeRecords([])]);
+
   /** A cache file framed as index.bin is, around the given parts. */
-  function framed(version: number, postings: Buffer, records: string, meta: string, hash?: Buffer): Buffer {
-    const body = Buffer.concat([postings, Buffer.from(records), Buffer.from(meta)]);
+  function framed(version: number, postings: Buffer, records: Buffer, meta: string, hash?: Buffer): Buffer {
+    const body = Buffer.concat([postings, records, Buffer.from(meta)]);
     const footer = Buffer.alloc(64);
     footer.write('dexi-idx', 0, 'latin1');
     footer.writeUInt32LE(version, 8);
     footer.writeDoubleLE(postings.length, 16);
-    footer.writeDoubleLE(Buffer.byteLength(records), 24);
+    footer.writeDoubleLE(records.length, 24);
     footer.writeDoubleLE(Buffer.byteLength(meta), 32);
     (hash ?? createHash('sha1').update(body).digest()).copy(footer, 40);
     return Buffer.concat([body, footer]);
@@ -231,11 +234,11 @@ describe('the index cache', () => {
 
   it.each([
     ['damaged', 'index.bin', Buffer.from('not a cache at all')],
-    ['from another version', 'index.bin', framed(CACHE_VERSION + 1, Buffer.alloc(0), '[]', '{}')],
+    ['from another version', 'index.bin', framed(CACHE_VERSION + 1, Buffer.alloc(0), noRecords, '{}')],
     ['from another version', 'notes.json', Buffer.from(JSON.stringify({ version: 2, records: [], fulltext: {} }))],
-    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.alloc(0), '[{"id":1}]', '{}')],
-    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.alloc(0), '[]', '{}', Buffer.alloc(20, 7))],
-    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.from(new Int32Array([1, 0, 5, 1, 1]).buffer), '[]', '{"documentCount":0,"nextId":0,"dirtCount":0,"fieldIds":{"title":0,"body":1,"tags":2},"averageFieldLength":[0,0,0],"shortIds":[],"ids":[],"fieldLengths":[],"terms":["x"]}')],
+    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.alloc(0), Buffer.from('[{"id":1}]'), '{}')],
+    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.alloc(0), noRecords, '{}', Buffer.alloc(20, 7))],
+    ['damaged', 'index.bin', framed(CACHE_VERSION, Buffer.from(new Int32Array([1, 0, 5, 1, 1]).buffer), noRecords, '{"documentCount":0,"nextId":0,"dirtCount":0,"fieldIds":{"title":0,"body":1,"tags":2},"averageFieldLength":[0,0,0],"shortIds":[],"ids":[],"fieldLengths":[],"terms":["x"]}')],
   ])('rebuilds a cache that is %s (%s)', async (what, name, content) => {
     const s = await open();
     await s.close();

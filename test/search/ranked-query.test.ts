@@ -199,7 +199,23 @@ describe('ranked full-text query', () => {
     for (const { record } of all.filter((_, i) => i % 120 === 7)) index.remove(record.id);
     const dir = await tempDir();
     try {
-      const records = all.map(({ record }) => ({ ...record, path: `${record.id}.md`, hash: 'h', size: 1, mtimeMs: 1, ctimeMs: 1, ino: 1, birthtimeMs: 1, createdMs: 1, updatedMs: 1 }));
+      const records: NoteRecord[] = all.map(({ record }) => ({
+        ...record,
+        path: `${record.id}.md`,
+        folder: null,
+        source: 'note',
+        snippet: '',
+        shared: false,
+        broken: false,
+        hash: 'h',
+        size: 1,
+        mtimeMs: 1,
+        ctimeMs: 1,
+        ino: 1,
+        birthtimeMs: 1,
+        createdMs: 1,
+        updatedMs: 1,
+      }));
       // Small pieces, so that the postings are cut between terms many times.
       const snapshot = index.snapshot();
       const pieces = { ...snapshot, postings: () => snapshot.postings(64) };

@@ -1,0 +1,267 @@
+import { SOURCES, type NoteRecord } from '../vault/note.js';
+
+/*
+ * The note records in the index cache, stored by column rather than as a
+ * JSON array of objects. At 100,000 notes (89.5 MB of JSON) a warm start
+ * spent 180 ms turning the JSON into one string and 490 ms parsing it, and
+ * its garbage collector some 300 ms more; see BENCHMARKS.md for what this
+ * form takes.
+ *
+ *   blobs      numbers  Float64 × 9 a record (NaN where an optional one is absent)
+ *              flags    Uint8 a record: shared, broken, at the vault root, source
+ *              tags     Uint32 count a record, then Uint32 indexes into the tag names
+ *              strings  per column: the text, then Uint32 UTF-16 length a
+ *                       record, then Uint32 UTF-8 bytes a chunk of CHUNK records
+ *              extras   JSON [[record index, {key: value}]] for the keys few records have
+ *   header     JSON: count, tag names, and each blob's byte length in order
+ *   u32        header bytes (little-endian)
+ *
+ * The header comes last because it is known last: the blobs are written
+ * as they are made.
+ *
+ * Numbers are in the machine's byte order, like the postings: the cache
+ * never leaves the machine.
+ */
+
+const NUMBER_COLUMNS = ['createdMs', 'updatedMs', 'statedCreatedMs', 'statedUpdatedMs', 'size', 'mtimeMs', 'ctimeMs', 'ino', 'birthtimeMs'] as const;
+const STRING_COLUMNS = ['id', 'path', 'title', 'hash', 'snippet', 'folder'] as const;
+const COLUMN_KEYS = new Set<string>([...NUMBER_COLUMNS, ...STRING_COLUMNS, 'source', 'tags', 'shared', 'broken']);
+
+const SHARED = 1;
+const BROKEN = 2;
+const AT_ROOT = 4;
+/** The source is the SOURCES entry at these bits' value. */
+const SOURCE_SHIFT = 3;
+
+/**
+ * Records whose text is decoded as one string. A column decoded whole is
+ * two bytes a character throughout if any one of its texts has a character
+ * past U+00FF; a chunk confines that to its own records, while one decode
+ * per text (160–290 ms for the six columns at 100,000 notes) costs as much
+ * as the JSON did.
+ */
+const CHUNK = 1024;
+
+export class DamagedRecords extends Error {}
+
+interface Header {
+  count: number;
+  tagNames: string[];
+  blobs: number[];
+}
+
+/** Records placed in columns between two pieces: each piece keeps the event loop some 10 ms at most. */
+const RECORDS_PER_STEP = 5000;
+
+/**
+ * The records as the pieces of their section, in order: the cache is
+ * written with the event loop free between pieces (an empty piece is a
+ * pause), so that tool calls are answered while 100,000 records are encoded.
+ */
+export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8Array> {
+  const count = records.length;
+  const numbers = new Float64Array(count * NUMBER_COLUMNS.length);
+  const flags = new Uint8Array(count);
+  const tagCounts = new Uint32Array(count);
+  const tagIndexOf = new Map<string, number>();
+  const tagIndexes: number[] = [];
+  const extras: [number, Record<string, unknown>][] = [];
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && i % RECORDS_PER_STEP === 0) yield PAUSE;
+    const record = records[i] as NoteRecord;
+    NUMBER_COLUMNS.forEach((key, j) => {
+      numbers[i * NUMBER_COLUMNS.length + j] = record[key] ?? Number.NaN;
+    });
+    const source = SOURCES.indexOf(record.source);
+    if (source < 0) throw new Error(`A record with an unknown source: ${record.source}`);
+    flags[i] = (record.shared ? SHARED : 0) | (record.broken ? BROKEN : 0) | (record.folder === null ? AT_ROOT : 0) | (source << SOURCE_SHIFT);
+    tagCounts[i] = record.tags.length;
+    for (const tag of record.tags) {
+      let index = tagIndexOf.get(tag);
+      if (index === undefined) {
+        index = tagIndexOf.size;
+        tagIndexOf.set(tag, index);
+      }
+      tagIndexes.push(index);
+    }
+    let extra: Record<string, unknown> | undefined;
+    for (const [key, value] of Object.entries(record)) {
+      if (COLUMN_KEYS.has(key) || value === undefined) continue;
+      extra ??= {};
+      extra[key] = value;
+    }
+    if (extra) extras.push([i, extra]);
+  }
+  const blobs: number[] = [];
+  const blob = (bytes: Uint8Array): Uint8Array => {
+    blobs.push(bytes.byteLength);
+    return bytes;
+  };
+  yield blob(bytesOf(numbers));
+  yield blob(flags);
+  yield blob(bytesOf(tagCounts));
+  yield blob(bytesOf(Uint32Array.from(tagIndexes)));
+  for (const key of STRING_COLUMNS) {
+    const lengths = new Uint32Array(count);
+    const chunkBytes = new Uint32Array(Math.ceil(count / CHUNK));
+    let textBytes = 0;
+    for (let start = 0; start < count; start += CHUNK) {
+      const values: string[] = [];
+      for (let i = start; i < Math.min(count, start + CHUNK); i++) {
+        const value = (records[i] as NoteRecord)[key] ?? '';
+        lengths[i] = value.length;
+        values.push(value);
+      }
+      // A lone surrogate comes back as U+FFFD, one unit long like itself: the lengths still hold.
+      const text = Buffer.from(values.join(''), 'utf8');
+      chunkBytes[start / CHUNK] = text.length;
+      textBytes += text.length;
+      yield text;
+    }
+    blobs.push(textBytes);
+    yield blob(bytesOf(lengths));
+    yield blob(bytesOf(chunkBytes));
+  }
+  yield blob(Buffer.from(JSON.stringify(extras), 'utf8'));
+  const header: Header = { count, tagNames: [...tagIndexOf.keys()], blobs };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const suffix = Buffer.alloc(4);
+  suffix.writeUInt32LE(headerBytes.length, 0);
+  yield headerBytes;
+  yield suffix;
+}
+
+const PAUSE = new Uint8Array(0);
+
+function bytesOf(array: Float64Array | Uint32Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** The records of a section `encodeRecords` wrote; throws DamagedRecords on anything inconsistent. */
+export function decodeRecords(section: Buffer): NoteRecord[] {
+  if (section.length < 4) throw new DamagedRecords('no header');
+  const headerBytes = section.readUInt32LE(section.length - 4);
+  const end = section.length - 4 - headerBytes;
+  if (end < 0) throw new DamagedRecords('header cut short');
+  const header = parseHeader(section.toString('utf8', end, end + headerBytes));
+  const { count, tagNames } = header;
+  const blobs = header.blobs[Symbol.iterator]();
+  let offset = 0;
+  const next = (expected?: number): Buffer => {
+    const { value: bytes, done } = blobs.next();
+    if (done || (expected !== undefined && bytes !== expected) || offset + bytes > end) throw new DamagedRecords('blob lengths');
+    const blob = section.subarray(offset, offset + bytes);
+    offset += bytes;
+    return blob;
+  };
+  const numbers = copied(Float64Array, next(count * NUMBER_COLUMNS.length * 8));
+  const flags = next(count);
+  const tagCounts = copied(Uint32Array, next(count * 4));
+  const tagIndexes = copied(Uint32Array, next());
+  const strings = STRING_COLUMNS.map(() => {
+    const text = next();
+    return decodeStringColumn(count, next(count * 4), next(Math.ceil(count / CHUNK) * 4), text);
+  });
+  const extras = JSON.parse(next().toString('utf8')) as unknown;
+  if (offset !== end || !Array.isArray(extras)) throw new DamagedRecords('extras');
+  const [ids, paths, titles, hashes, snippets, folders] = strings as [string[], string[], string[], string[], string[], string[]];
+
+  const records = new Array<NoteRecord>(count);
+  const width = NUMBER_COLUMNS.length;
+  let tagAt = 0;
+  for (let i = 0; i < count; i++) {
+    const n = i * width;
+    const flag = flags[i] as number;
+    const source = SOURCES[flag >> SOURCE_SHIFT];
+    if (source === undefined) throw new DamagedRecords('source');
+    const tagCount = tagCounts[i] as number;
+    const tags = new Array<string>(tagCount);
+    for (let t = 0; t < tagCount; t++) {
+      const name = tagNames[tagIndexes[tagAt++] as number];
+      if (name === undefined) throw new DamagedRecords('tag');
+      tags[t] = name;
+    }
+    // One shape for every record: the optional dates go in after.
+    const record: NoteRecord = {
+      id: ids[i] as string,
+      path: paths[i] as string,
+      folder: flag & AT_ROOT ? null : (folders[i] as string),
+      title: titles[i] as string,
+      source,
+      createdMs: numbers[n] as number,
+      updatedMs: numbers[n + 1] as number,
+      tags,
+      snippet: snippets[i] as string,
+      shared: (flag & SHARED) !== 0,
+      broken: (flag & BROKEN) !== 0,
+      size: numbers[n + 4] as number,
+      mtimeMs: numbers[n + 5] as number,
+      ctimeMs: numbers[n + 6] as number,
+      ino: numbers[n + 7] as number,
+      birthtimeMs: numbers[n + 8] as number,
+      hash: hashes[i] as string,
+    };
+    const statedCreated = numbers[n + 2] as number;
+    const statedUpdated = numbers[n + 3] as number;
+    if (!Number.isNaN(statedCreated)) record.statedCreatedMs = statedCreated;
+    if (!Number.isNaN(statedUpdated)) record.statedUpdatedMs = statedUpdated;
+    records[i] = record;
+  }
+  if (tagAt !== tagIndexes.length) throw new DamagedRecords('tag count');
+  for (const entry of extras) {
+    if (!Array.isArray(entry) || typeof entry[1] !== 'object' || entry[1] === null) throw new DamagedRecords('extra');
+    const record = records[entry[0] as number];
+    if (!record) throw new DamagedRecords('extra index');
+    Object.assign(record, entry[1]);
+  }
+  return records;
+}
+
+function parseHeader(text: string): Header {
+  let header: unknown;
+  try {
+    header = JSON.parse(text);
+  } catch {
+    throw new DamagedRecords('header');
+  }
+  const { count, tagNames, blobs } = (header ?? {}) as Partial<Header>;
+  const valid =
+    Number.isSafeInteger(count) &&
+    (count as number) >= 0 &&
+    Array.isArray(tagNames) &&
+    tagNames.every((name) => typeof name === 'string') &&
+    Array.isArray(blobs) &&
+    blobs.every((bytes) => Number.isSafeInteger(bytes) && bytes >= 0);
+  if (!valid) throw new DamagedRecords('header');
+  return header as Header;
+}
+
+/** The blob's bytes in a typed array of their own, aligned whatever the blob's offset. */
+function copied<T extends Float64Array | Uint32Array>(Kind: { new (length: number): T; BYTES_PER_ELEMENT: number }, blob: Buffer): T {
+  if (blob.length % Kind.BYTES_PER_ELEMENT !== 0) throw new DamagedRecords('blob length');
+  const array = new Kind(blob.length / Kind.BYTES_PER_ELEMENT);
+  new Uint8Array(array.buffer).set(blob);
+  return array;
+}
+
+function decodeStringColumn(count: number, lengthBlob: Buffer, chunkBlob: Buffer, text: Buffer): string[] {
+  const lengths = copied(Uint32Array, lengthBlob);
+  const chunkBytes = copied(Uint32Array, chunkBlob);
+  const values = new Array<string>(count);
+  let byteOffset = 0;
+  for (let start = 0; start < count; start += CHUNK) {
+    const bytes = chunkBytes[start / CHUNK] as number;
+    if (byteOffset + bytes > text.length) throw new DamagedRecords('text cut short');
+    const chunk = text.toString('utf8', byteOffset, byteOffset + bytes);
+    byteOffset += bytes;
+    let at = 0;
+    for (let i = start; i < Math.min(count, start + CHUNK); i++) {
+      const end = at + (lengths[i] as number);
+      values[i] = chunk.slice(at, end);
+      at = end;
+    }
+    if (at !== chunk.length) throw new DamagedRecords('text lengths');
+  }
+  if (byteOffset !== text.length) throw new DamagedRecords('text length');
+  return values;
+}
