@@ -149,6 +149,29 @@ export async function createFileExclusive(target: string, data: string | Uint8Ar
   }
 }
 
+/**
+ * The times and inode of `stats` as plain Stats give them (`mtimeMs` and so
+ * on, numbers), to the last bit: the scan and the cache compare a file's
+ * plain stats, and a note's read takes the exact ones from the handle
+ * rather than asking for them a second time.
+ */
+export function plainStats(stats: BigIntStats): { mtimeMs: number; ctimeMs: number; birthtimeMs: number; ino: number; size: number } {
+  return { mtimeMs: msOf(stats.mtimeNs), ctimeMs: msOf(stats.ctimeNs), birthtimeMs: msOf(stats.birthtimeNs), ino: Number(stats.ino), size: Number(stats.size) };
+}
+
+const NS_PER_SECOND = 1_000_000_000n;
+
+/** Node makes a plain time as seconds × 1000 + nanoseconds / 1e6, from a timespec whose nanoseconds are never negative. */
+function msOf(ns: bigint): number {
+  let seconds = ns / NS_PER_SECOND;
+  let nanoseconds = ns % NS_PER_SECOND;
+  if (nanoseconds < 0n) {
+    nanoseconds += NS_PER_SECOND;
+    seconds -= 1n;
+  }
+  return Number(seconds) * 1000 + Number(nanoseconds) / 1e6;
+}
+
 /** A regular file opened for reading, with what it held when read. The caller closes `handle`. */
 export interface OpenedFile {
   handle: FileHandle;
@@ -176,6 +199,10 @@ export async function readWhole(handle: FileHandle, sizeHint: number, maxBytes: 
     chunks.push(buffer.subarray(0, bytesRead));
     total += bytesRead;
     if (total > maxBytes) return 'too-large';
+    // A regular file reads short only at its end (libuv retries interrupted
+    // reads): no read is spent to be told so, one of the five calls that a
+    // note's read cost the main thread at a cold start (issue 17).
+    if (bytesRead < chunkSize) break;
     chunkSize = Math.min(64 * 1024, maxBytes + 1 - total);
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
@@ -198,7 +225,10 @@ export async function openRegularFile(absolute: string, maxBytes: number): Promi
     throw error;
   }
   try {
-    const stats = await handle.stat({ bigint: true });
+    // The open descriptor's inode is in memory: fstat answers in microseconds,
+    // while a round trip through the thread pool cost the main thread some
+    // 30 µs a call at a cold start of 100,000 notes (issue 17, BENCHMARKS.md).
+    const stats = fstatSync(handle.fd, { bigint: true });
     if (!stats.isFile()) {
       await handle.close();
       return { kind: 'not-a-file' };
@@ -209,7 +239,7 @@ export async function openRegularFile(absolute: string, maxBytes: number): Promi
     }
     const bytes = await readWhole(handle, Number(stats.size), maxBytes);
     if (bytes === 'too-large') {
-      const size = Number((await handle.stat({ bigint: true })).size);
+      const size = Number(fstatSync(handle.fd, { bigint: true }).size);
       await handle.close();
       return { kind: 'too-large', size };
     }

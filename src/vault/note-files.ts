@@ -5,6 +5,7 @@ import {
   createFileExclusive,
   isSameFile,
   openRegularFile,
+  plainStats,
   readWhole,
   replaceGuarded,
   type FileIdentity,
@@ -157,8 +158,11 @@ export class NoteFiles {
     const { file } = opened;
     this.stats.filesRead++;
     try {
-      // Plain (not bigint) times, exactly as the scan reports them, so the cache's comparison holds.
-      const info = await file.handle.stat();
+      // Plain (not bigint) times, exactly as the scan reports them, so the
+      // cache's comparison holds. They are from before the read: a change
+      // made meanwhile leaves times the next scan finds moved, never new
+      // times beside old text.
+      const info = plainStats(file.stats);
       let content: string;
       let valid = true;
       try {
