@@ -12,6 +12,7 @@ export interface BulkOptions<T> {
 
 /** Postings kept per piece, (key, note, frequency) each: 12 MB a piece. */
 const PIECE_ENTRIES = 1 << 20;
+const EMPTY = new Int32Array(0);
 
 /**
  * Builds a full-text index of many notes at once (a first read with no
@@ -139,7 +140,13 @@ export class BulkBuilder<T> {
     const pairs = new Int32Array((starts[keys] as number) * 2);
     const next = starts.slice(0, keys);
     // Notes were added in ascending short id, so each list comes out ascending.
-    for (const piece of pieces) {
+    // A piece is let go once placed: together they are half as large again
+    // as the pairs (192 MB at 100,000 notes), and the pairs are what stays.
+    this.pieces.length = 0;
+    this.piece = new Int32Array(0);
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p] as Int32Array;
+      pieces[p] = EMPTY;
       for (let at = 0; at < piece.length; at += 3) {
         const key = piece[at] as number;
         const place = (next[key] as number) * 2;
@@ -149,8 +156,6 @@ export class BulkBuilder<T> {
       }
       yield;
     }
-    this.pieces.length = 0;
-    this.piece = new Int32Array(0);
     const nextId = this.documents.length;
     const { termList, fieldCount } = this;
     // The lists are made (and checked) here, a share at a time, so that the
