@@ -87,6 +87,9 @@ interface Sums {
   total: Float64Array;
   perWord: Float64Array;
   quality: Uint16Array;
+  /** The notes a search touched, then those each query word matched: lists as long as the sums, filled from the start. */
+  touched: Int32Array;
+  matched: Int32Array[];
 }
 
 /** Notes read at once while a phrase is looked for. */
@@ -134,7 +137,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const spare = this.spareSums;
     this.spareSums = undefined;
     if (spare && spare.total.length >= slots) return spare;
-    return { total: new Float64Array(slots), perWord: new Float64Array(slots), quality: new Uint16Array(slots) };
+    return { total: new Float64Array(slots), perWord: new Float64Array(slots), quality: new Uint16Array(slots), touched: new Int32Array(slots), matched: [] };
   }
 
   constructor(options: Options<T>) {
@@ -295,16 +298,19 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const { total, perWord } = sums;
     // How many distinct query words each note matched: MiniSearch multiplies the sum by it.
     const { quality } = sums;
-    const touched: number[] = [];
+    let touchedCount = 0;
     // The notes each query word matched, for the groups.
-    const matchedBy: number[][] = [];
+    const matchedBy: Int32Array[] = [];
     const seenWords = new Set<string>();
     const fields = this.fieldNames.map((name) => ({ id: this._fieldIds[name], boost: options.boost[name] || 1 }));
 
     for (const [w, expansions] of expansionsPerWord.entries()) {
       const counts = !seenWords.has(words[w] as string);
       seenWords.add(words[w] as string);
-      const inWord: number[] = [];
+      // Reused between searches like the sums: a list grown note by note
+      // was garbage of up to 400 KB a common word at 100,000 notes.
+      const inWord = (sums.matched[w] ??= new Int32Array(total.length));
+      let inCount = 0;
       for (const expansion of expansions) {
         for (const field of fields) {
           if (field.id === undefined) continue;
@@ -321,18 +327,19 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
             const length = lengths[doc * fieldCount + fieldId] as number;
             const bm25 = idf * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * length) / average)));
             const before = perWord[doc] as number;
-            if (before === 0) inWord.push(doc);
+            if (before === 0) inWord[inCount++] = doc;
             perWord[doc] = before + factor * bm25;
           });
         }
       }
-      for (const doc of inWord) {
-        if (total[doc] === 0 && quality[doc] === 0) touched.push(doc);
+      for (let i = 0; i < inCount; i++) {
+        const doc = inWord[i] as number;
+        if (total[doc] === 0 && quality[doc] === 0) sums.touched[touchedCount++] = doc;
         total[doc] = (total[doc] as number) + (perWord[doc] as number);
         perWord[doc] = 0;
         if (counts) quality[doc] = (quality[doc] as number) + 1;
       }
-      matchedBy.push(inWord);
+      matchedBy.push(inWord.subarray(0, inCount));
     }
 
     // How many of the groups without a phrase each note holds. Without
@@ -362,11 +369,13 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     // The notes found and their levels, then cut by level into one typed
     // array: growing an array per level was a fifth of a search at 100,000
     // notes (issue 17).
+    const touched = sums.touched.subarray(0, touchedCount);
     const found = new Int32Array(touched.length);
     const levelOf = new Uint8Array(touched.length);
     const perLevel = new Int32Array(levels + 1);
     let foundCount = 0;
-    for (const doc of touched) {
+    for (let i = 0; i < touched.length; i++) {
+      const doc = touched[i] as number;
       if (leftOut?.[doc] === 1) continue;
       if (filtered) {
         const checks = this.checksFor(doc, required, query.excludePhrases, expansionsPerWord, fieldIds);
@@ -401,7 +410,8 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
           total.fill(0);
           quality.fill(0);
         } else {
-          for (const doc of touched) {
+          for (let i = 0; i < touched.length; i++) {
+            const doc = touched[i] as number;
             total[doc] = 0;
             quality[doc] = 0;
           }
