@@ -127,6 +127,9 @@ export async function loadSnapshot(folder: string, log: (line: string) => void):
   }
 }
 
+/** A save writes at least this much at a time (but the last write). */
+const WRITE_BYTES = 256 * 1024;
+
 export interface SaveOptions {
   /**
    * Asked between pieces: once it says false (a note changed), the save is
@@ -151,10 +154,30 @@ export async function saveSnapshot(
   const saved = await replaceFileAtomicStreaming(path.join(dir, CACHE_FILE), async (write) => {
     const hash = createHash('sha1');
     let written = 0;
+    // Small pieces (the records come in some 25, many of a few bytes) are
+    // gathered into writes of WRITE_BYTES: a write each made a small vault's
+    // save some 25 writes long. A piece is copied when gathered, since the
+    // postings come in one reused array.
+    let gathered: Buffer[] = [];
+    let gatheredBytes = 0;
+    const writeGathered = async (): Promise<void> => {
+      if (gatheredBytes === 0) return;
+      const bytes = gathered.length === 1 ? (gathered[0] as Buffer) : Buffer.concat(gathered, gatheredBytes);
+      gathered = [];
+      gatheredBytes = 0;
+      await write(bytes);
+    };
     const put = async (bytes: Uint8Array): Promise<boolean> => {
       hash.update(bytes);
       written += bytes.length;
-      await write(bytes);
+      if (bytes.length >= WRITE_BYTES) {
+        await writeGathered();
+        await write(bytes);
+      } else if (bytes.length > 0) {
+        gathered.push(Buffer.from(bytes));
+        gatheredBytes += bytes.length;
+        if (gatheredBytes >= WRITE_BYTES) await writeGathered();
+      }
       await yieldToEventLoop();
       return stillCurrent();
     };
@@ -175,7 +198,9 @@ export async function saveSnapshot(
     footer.writeDoubleLE(recordBytes, 24);
     footer.writeDoubleLE(metaBytes, 32);
     hash.digest().copy(footer, 40);
-    await write(footer);
+    gathered.push(footer);
+    gatheredBytes += footer.length;
+    await writeGathered();
     return stillCurrent();
   });
   if (saved) for (const old of OLD_CACHE_FILES) await rm(path.join(dir, old), { force: true });
