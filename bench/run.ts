@@ -903,8 +903,8 @@ async function recordStart(run: SizeRun, server: ServerHandle, kind: 'cold' | 'w
 /**
  * Read every note once, so that the cold start measures the server, not the
  * disk: on this virtual machine the kernel drops a large vault's pages
- * between runs, and a cold start of 100,000 notes then took 66-110 s against
- * some 40 s with them in memory.
+ * between runs, and a cold start of 100,000 notes with the caches dropped
+ * took 110 s in one profiled run, against some 42 s with them in memory.
  */
 async function warmPageCache(dir: string): Promise<{ files: number; ms: number }> {
   const started = performance.now();
@@ -1220,7 +1220,7 @@ function formatTarget(target: Target | undefined, unit: MetricDef['unit']): stri
   return `${target.op === '<=' ? '≤' : '≥'} ${formatValue(target.value, unit)}`;
 }
 
-/** The table of figures, one column per vault size; a miss of a target is marked ✗ (issue 13's targets up to 10,000 notes, issue 17's above, up to 100,000). */
+/** The table of figures, one column per vault size; a miss of a target is marked ✗ (issue 3's targets up to 10,000 notes, issue 17's above, up to 100,000). */
 export function renderTable(runs: readonly SizeRun[], machine: MachineInfo): string {
   const header = ['', 'target (10k)', 'target (100k)', ...runs.map(runName)];
   const rows: string[][] = [];

@@ -200,7 +200,7 @@ export async function readWhole(handle: FileHandle, sizeHint: number, maxBytes: 
     total += bytesRead;
     if (total > maxBytes) return 'too-large';
     // A regular file reads short only at its end (libuv retries interrupted
-    // reads): no read is spent to be told so, one of the five calls that a
+    // reads): no read is spent to be told so, one of the six calls that a
     // note's read cost the main thread at a cold start (issue 17).
     if (bytesRead < chunkSize) break;
     chunkSize = Math.min(64 * 1024, maxBytes + 1 - total);

@@ -143,7 +143,7 @@ export class BulkBuilder<T> {
     // A piece is let go once placed: together they are half as large again
     // as the pairs (192 MB at 100,000 notes), and the pairs are what stays.
     this.pieces.length = 0;
-    this.piece = new Int32Array(0);
+    this.piece = EMPTY;
     for (let p = 0; p < pieces.length; p++) {
       const piece = pieces[p] as Int32Array;
       pieces[p] = EMPTY;

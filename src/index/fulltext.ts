@@ -95,12 +95,10 @@ export interface FullTextSnapshot {
    * The postings of `meta.terms` in order, as 32-bit integers: per term, the
    * number of fields; per field, its id, the number of notes, then each
    * note's short id and term frequency. Cut into pieces of about `chunkInts`.
-   */
-  /**
-   * The postings a chunk at a time. A chunk holds until the next is asked
-   * for, then its array is filled anew: a copy of each was 128 MB of arrays
-   * at 100,000 notes, left for the garbage collector while the cache was
-   * written, and the peak memory of a cold start (issue 17).
+   * A piece holds until the next is asked for, then its array is filled
+   * anew: a copy of each was 128 MB of arrays at 100,000 notes, left for the
+   * garbage collector while the cache was written, at the peak memory of a
+   * cold start (issue 17).
    */
   postings(chunkInts?: number): Generator<Int32Array>;
 }

@@ -11,13 +11,14 @@ import { TagIndex } from './tag-index.js';
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
 const MOVE_MEMORY_MS = 30_000;
 
+/** Notes indexed by tag between two turns of the event loop: some 25 ms at 100,000 notes. */
+const TAGS_PER_STEP = 5000;
+
 /**
  * The notes and folders the server knows, in memory: by id, by path and by
  * content (to tell a move), with each record's dates decided from the git
  * history where there is one. Pure bookkeeping: no file is touched here.
  */
-/** Notes indexed by tag between two turns of the event loop: some 25 ms at 100,000 notes. */
-const TAGS_PER_STEP = 5000;
 
 export class Catalog {
   private readonly records = new Map<string, NoteRecord>();

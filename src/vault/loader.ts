@@ -128,6 +128,9 @@ async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]):
   if (removed + beside > 0) parts.log(`Removed ${removed + beside} temporary files left by writes that never finished.`);
 }
 
+/** Notes the reconcile compares between two turns of the event loop. */
+const RECONCILE_PER_TURN = 5000;
+
 /**
  * Bring the catalog in step with the disk after a period nobody watched
  * (the first read runs before the watcher starts, so that the two do not
@@ -161,5 +164,3 @@ export async function reconcile(
     await breathe();
   }
 }
-
-const RECONCILE_PER_TURN = 5000;

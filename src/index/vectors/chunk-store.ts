@@ -13,7 +13,7 @@ export interface NoteEntry {
  */
 export class ChunkStore {
   private readonly entries = new Map<string, NoteEntry>();
-  // Kept though hnswlib holds its own copy: reading one back (getPoint) took 50–91 µs, an exact scan of 20,000 chunks 0.9–1.1 s so against 29–40 ms (BENCHMARKS.md).
+  // Kept though hnswlib holds its own copy: reading one back (getPoint) took 50–91 µs, so an exact scan of 20,000 chunks took 0.9–1.1 s against 29–40 ms (BENCHMARKS.md).
   private readonly vectorsByLabel = new Map<number, Float32Array>();
   private readonly ownersByLabel = new Map<number, string>();
   readonly notes: ReadonlyMap<string, NoteEntry> = this.entries;
