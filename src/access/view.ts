@@ -2,7 +2,8 @@ import { indexedNote, type FullTextHit, type FullTextIndex, type PhraseLookup } 
 import { holdsPhrase, onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverage } from '../index/query-syntax.js';
 import { phraseTerms } from '../index/terms.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
+import { resolveName } from '../files/names.js';
+import { DexiError, FolderNotFoundError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import { extractTags, toSearchText } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
@@ -37,6 +38,15 @@ export interface VisibleNote {
   record: NoteRecord;
   /** Set on a teammate's shared note. */
   owner?: string;
+}
+
+/** A note's links and backlinks, as `VaultView.connections` gives them. */
+export interface NoteConnections {
+  links: NoteRecord[];
+  unresolved: string[];
+  /** Newest first, at most the number asked for. */
+  backlinks: NoteRecord[];
+  backlinkCount: number;
 }
 
 /** The searches a view runs for its connection: each vault's full-text index, and semantic search when the server has a model. */
@@ -354,6 +364,23 @@ export class VaultView {
     return vault === this.own ? { record } : { record, owner: vault.owner ?? 'teammate' };
   }
 
+  /**
+   * A visible note's links and backlinks as this connection may see them:
+   * the notes it cannot see are as if they did not exist, so a link resolves
+   * among the visible notes only (unresolved when none of them is what it
+   * names), and a backlink comes only from a visible note. Backlinks come newest
+   * first (by `updated`), at most `maxBacklinks`, with how many there are.
+   */
+  connections(note: VisibleNote, maxBacklinks: number): NoteConnections {
+    const vault = note.owner === undefined ? this.own : this.teammateOf(note.record.id);
+    const test = this.visibilityTest(vault);
+    const sees = test === undefined ? undefined : (record: NoteRecord): boolean => test(record.id);
+    const { notes: links, unresolved } = vault.linksOf(note.record, sees);
+    const backlinks = [...vault.backlinksOf(note.record, sees)];
+    backlinks.sort((a, b) => b.updatedMs - a.updatedMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { links, unresolved, backlinks: backlinks.slice(0, maxBacklinks), backlinkCount: backlinks.length };
+  }
+
   /** Read a visible note with its body; invisible and unknown ids alike are "Note not found". */
   async read(id: string): Promise<NoteWithBody & { owner?: string }> {
     const found = this.find(id);
@@ -412,6 +439,28 @@ export class VaultView {
   setFrontmatter(id: string, updates: Record<string, unknown>): Promise<NoteRecord> {
     this.writable(id);
     return this.own.setFrontmatter(id, updates, this.admitOwn);
+  }
+
+  /**
+   * Move an own, visible note into a folder (`"unfiled"`: the vault's top
+   * level), made when missing. The folder is named as list_folders names it
+   * (any case); a name that is none of the folders this connection sees is
+   * a new folder of that spelling. Under a folder boundary the folder must
+   * lie inside it, else it is "Folder not found", as a folder outside is
+   * everywhere else.
+   */
+  move(id: string, folderName: string): Promise<NoteWithBody> {
+    this.writable(id);
+    const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
+    let folder: string | null;
+    if (trimmed.toLowerCase() === 'unfiled') folder = null;
+    else {
+      // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
+      const visible = [...this.folderCounts().folders.keys()];
+      folder = resolveName(trimmed, visible) ?? trimmed;
+    }
+    if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
+    return this.own.move(id, folder, this.admitOwn);
   }
 
   /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */

@@ -14,7 +14,7 @@ import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.j
  * and other letters' marks kept; src/index/terms.ts). 6: the records by
  * column (record-columns.ts).
  */
-export const CACHE_VERSION = 6;
+export const CACHE_VERSION = 7;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';

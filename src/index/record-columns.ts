@@ -11,7 +11,9 @@ import { SOURCES, type NoteRecord } from '../vault/note.js';
  *              flags    Uint8 a record: shared, broken, at the vault root, source
  *              tags     Uint32 count a record, then Uint32 indexes into the tag names
  *              strings  per column: the text, then Uint32 UTF-16 length a
- *                       record, then Uint32 UTF-8 bytes a chunk of CHUNK records
+ *                       record, then Uint32 UTF-8 bytes a chunk of CHUNK records;
+ *                       a note's links as one text, joined by newlines (no
+ *                       link path holds one)
  *              extras   JSON [[record index, {key: value}]] for the keys few records have
  *   header     JSON: count, tag names, and each blob's byte length in order
  *   u32        header bytes (little-endian)
@@ -24,7 +26,7 @@ import { SOURCES, type NoteRecord } from '../vault/note.js';
  */
 
 const NUMBER_COLUMNS = ['createdMs', 'updatedMs', 'statedCreatedMs', 'statedUpdatedMs', 'size', 'mtimeMs', 'ctimeMs', 'ino', 'birthtimeMs'] as const;
-const STRING_COLUMNS = ['id', 'path', 'title', 'hash', 'snippet', 'folder'] as const;
+const STRING_COLUMNS = ['id', 'path', 'title', 'hash', 'snippet', 'folder', 'links'] as const;
 const COLUMN_KEYS = new Set<string>([...NUMBER_COLUMNS, ...STRING_COLUMNS, 'source', 'tags', 'shared', 'broken']);
 
 const SHARED = 1;
@@ -108,7 +110,8 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
     for (let start = 0; start < count; start += CHUNK) {
       const values: string[] = [];
       for (let i = start; i < Math.min(count, start + CHUNK); i++) {
-        const value = (records[i] as NoteRecord)[key] ?? '';
+        const record = records[i] as NoteRecord;
+        const value = key === 'links' ? (record.links?.join('\n') ?? '') : (record[key] ?? '');
         lengths[i] = value.length;
         values.push(value);
       }
@@ -164,7 +167,7 @@ export function decodeRecords(section: Buffer): NoteRecord[] {
   });
   const extras = JSON.parse(next().toString('utf8')) as unknown;
   if (offset !== end || !Array.isArray(extras)) throw new DamagedRecords('extras');
-  const [ids, paths, titles, hashes, snippets, folders] = strings as [string[], string[], string[], string[], string[], string[]];
+  const [ids, paths, titles, hashes, snippets, folders, links] = strings as [string[], string[], string[], string[], string[], string[], string[]];
 
   const records = new Array<NoteRecord>(count);
   const width = NUMBER_COLUMNS.length;
@@ -205,6 +208,8 @@ export function decodeRecords(section: Buffer): NoteRecord[] {
     const statedUpdated = numbers[n + 3] as number;
     if (!Number.isNaN(statedCreated)) record.statedCreatedMs = statedCreated;
     if (!Number.isNaN(statedUpdated)) record.statedUpdatedMs = statedUpdated;
+    const linkText = links[i] as string;
+    if (linkText !== '') record.links = linkText.split('\n');
     records[i] = record;
   }
   if (tagAt !== tagIndexes.length) throw new DamagedRecords('tag count');

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { toFullNote } from './items.js';
-import { fullNote, noteId } from './schemas.js';
+import { BACKLINK_LIMIT, fullNote, noteId } from './schemas.js';
 import { defineTool } from './tool.js';
 
 export const getNoteTool = defineTool({
   name: 'get_note',
   title: 'Read a note',
   description:
-    'Fetch one note in full: its complete Markdown body (text), title, tags, source kind, source URL and folder. ' +
-    'Use it after search_notes, semantic_search or list_notes, which return only a snippet, and before update_note in replace mode. ' +
+    'Fetch one note in full: its complete Markdown body (text), title, tags, source kind, source URL and folder, ' +
+    'the notes it links to (links, with unresolved for links to notes that do not exist) and the notes that link to it (backlinks: "what links here", newest first). ' +
+    'Use it after search_notes, semantic_search or list_notes, which return only a snippet, and before update_note in replace mode; follow links and backlinks by their ids to explore related notes. ' +
     'Errors: "Note not found" for an unknown id or one this connection may not see.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -17,6 +18,6 @@ export const getNoteTool = defineTool({
   async handler(args, { view }) {
     await view.assertReady();
     const note = await view.read(args.note_id);
-    return toFullNote(note.record, note.body, note.owner);
+    return toFullNote(note.record, note.body, note.owner, view.connections(note, BACKLINK_LIMIT));
   },
 });

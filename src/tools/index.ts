@@ -5,7 +5,7 @@ import { searchNotesTool } from './search-notes.js';
 import { findSimilarTool, semanticSearchTool } from './semantic.js';
 import { listFoldersTool, listTagsTool } from './tags-folders.js';
 import type { ToolDefinition } from './tool.js';
-import { createNoteTool, deleteNoteTool, updateNoteTool } from './write-notes.js';
+import { createNoteTool, deleteNoteTool, moveNoteTool, updateNoteTool } from './write-notes.js';
 
 /** Every tool, in the order clients list them: reads first, then writes. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -18,6 +18,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   listFoldersTool,
   createNoteTool,
   updateNoteTool,
+  moveNoteTool,
   deleteNoteTool,
   getDueReviewsTool,
   gradeReviewTool,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { VisibleNote } from '../access/view.js';
+import type { NoteConnections, VisibleNote } from '../access/view.js';
 import type { NoteRecord } from '../vault/note.js';
 import { formatIso } from '../vault/time.js';
 import type { fullNote, noteItem, noteItemFields, updatedNote } from './schemas.js';
@@ -33,9 +33,18 @@ export function toItem(note: VisibleNote, similarity?: number): z.infer<typeof n
   return item;
 }
 
-export function toFullNote(record: NoteRecord, body: string, owner?: string): z.infer<typeof fullNote> {
+export function toFullNote(record: NoteRecord, body: string, owner?: string, connections?: NoteConnections): z.infer<typeof fullNote> {
   const { id, title, ...rest } = baseFields(record, owner);
-  return { id, title, text: body, ...rest };
+  const note: z.infer<typeof fullNote> = { id, title, text: body, ...rest };
+  if (connections) {
+    note.links = { notes: connections.links.map(toRef), unresolved: connections.unresolved };
+    note.backlinks = { notes: connections.backlinks.map(toRef), total: connections.backlinkCount };
+  }
+  return note;
+}
+
+function toRef(record: NoteRecord): { id: string; title: string } {
+  return { id: record.id, title: record.title };
 }
 
 /**

@@ -63,9 +63,28 @@ export const noteItem = z.object({
   similarity: z.number().min(0).max(1).optional().describe('0–1, only from semantic_search and find_similar.'),
 });
 
+const noteRef = z.object({ id: z.string(), title: z.string() });
+
+/** How many backlinks a full note lists; `total` says how many there are. */
+export const BACKLINK_LIMIT = 50;
+
 export const fullNote = z.object({
   ...noteItemFields,
   text: z.string().describe('The full Markdown body, without the frontmatter.'),
+  links: z
+    .object({
+      notes: z.array(noteRef).describe('The notes this one links to ([[wikilinks]], embeds, Markdown links to notes), each once, in order of first appearance.'),
+      unresolved: z.array(z.string()).describe('Links naming a note that does not exist, as written (e.g. "Folder/Name").'),
+    })
+    .optional()
+    .describe('What the note links to; present when this connection may read notes.'),
+  backlinks: z
+    .object({
+      notes: z.array(noteRef).describe(`The notes that link here, most recently updated first, at most ${BACKLINK_LIMIT}.`),
+      total: z.number().int().describe('How many notes link here in all.'),
+    })
+    .optional()
+    .describe('The notes that link to this one ("what links here"); present when this connection may read notes.'),
 });
 
 /**

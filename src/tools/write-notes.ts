@@ -1,9 +1,17 @@
 import { z } from 'zod';
 import { hasScope } from '../access/policy.js';
 import { NothingToUpdateError } from '../vault/errors.js';
+import { formatIso } from '../vault/time.js';
 import { toFullNote, toWriteReceipt } from './items.js';
-import { choice, fullNote, noteId, text, updatedNote } from './schemas.js';
+import type { NoteConnections, VaultView } from '../access/view.js';
+import type { NoteRecord } from '../vault/note.js';
+import { BACKLINK_LIMIT, choice, fullNote, noteId, text, updatedNote } from './schemas.js';
 import { defineTool } from './tool.js';
+
+/** A written note's links and backlinks, for a connection that may read: they name other notes. */
+function readableConnections(view: VaultView, record: NoteRecord): NoteConnections | undefined {
+  return hasScope(view.policy, 'notes:read') ? view.connections({ record }, BACKLINK_LIMIT) : undefined;
+}
 
 export const createNoteTool = defineTool({
   name: 'create_note',
@@ -12,7 +20,7 @@ export const createNoteTool = defineTool({
     'Create a new note from Markdown text. Write #hashtags and @mentions inline: they become the note\'s tags. ' +
     'The note is saved as a Markdown file named after its title (inside this connection\'s folder, if it is limited to one; ' +
     'a connection limited to a tag gets that tag added to the text). To add to an existing note, use update_note in append mode instead. ' +
-    'Returns the created note in full (with text). Errors: the note limit message when the vault is at its note cap; plain messages for a title over 500 characters.',
+    'Returns the created note in full (with text, and its links and backlinks: notes that already linked to its title are its backlinks at once). Errors: the note limit message when the vault is at its note cap; plain messages for a title over 500 characters.',
   scope: 'notes:write',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
@@ -23,7 +31,7 @@ export const createNoteTool = defineTool({
   async handler(args, { view, settings }) {
     await view.assertReady();
     const note = await view.create({ title: args.title, text: args.text, noteCap: settings.noteCap });
-    return toFullNote(note.record, note.body);
+    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
   },
 });
 
@@ -56,7 +64,7 @@ export const updateNoteTool = defineTool({
     const note = await view.update(args.note_id, request);
     // A write-only connection never gets back note text it did not send.
     if (!hasScope(view.policy, 'notes:read')) return toWriteReceipt(note.record, note.body, args);
-    return toFullNote(note.record, note.body);
+    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
   },
 });
 
@@ -76,5 +84,30 @@ export const deleteNoteTool = defineTool({
     await view.assertReady();
     const { record, attachmentKept } = await view.delete(args.note_id);
     return { deleted: true as const, id: record.id, title: record.title, ...(attachmentKept === undefined ? {} : { attachment_kept: attachmentKept }) };
+  },
+});
+
+export const moveNoteTool = defineTool({
+  name: 'move_note',
+  title: 'Move a note to a folder',
+  description:
+    'File a note into a folder (a name as list_folders gives it, in any case, or "unfiled" for the top level); a folder that does not exist yet is created. ' +
+    'The note keeps its id, its text and its file name (with " 2" added if that name is taken there), and links to it from other notes keep working: ' +
+    'links written with its old folder are rewritten to the new one, as Obsidian does. Use it to organise notes ("file these under Projects"); ask the person before moving notes they did not name. ' +
+    'Returns the moved note in full. Errors: "Note not found"; "Folder not found: X" for a folder outside what this connection may use; ' +
+    'a plain refusal for a teammate\'s shared note, a read-only note, or a note whose frontmatter the server cannot parse.',
+  scope: 'notes:write',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: z.object({
+    note_id: noteId('The id of one of your own notes.'),
+    folder: text('folder', { min: 1, max: 1000, description: 'The folder to move it into, e.g. "Projects/Alpha" (made if missing), or "unfiled" for the top level.' }),
+  }),
+  output: updatedNote,
+  async handler(args, { view }) {
+    await view.assertReady();
+    const note = await view.move(args.note_id, args.folder);
+    // A write-only connection learns nothing of the note it did not send.
+    if (!hasScope(view.policy, 'notes:read')) return { id: note.record.id, updated: formatIso(new Date(note.record.updatedMs)) };
+    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
   },
 });

@@ -1,4 +1,3 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FoldedNameSet } from '../files/names.js';
 import { noteDates } from './dates.js';
 import type { GitHistory } from './git-history.js';
@@ -6,13 +5,12 @@ import { pathId, teammateNoteId } from './identity.js';
 import { isIgnoredPath } from './ignore.js';
 import type { NoteRecord } from './note.js';
 import { folderOf } from './parse.js';
+import { DeferredIndex } from './deferred-index.js';
+import { LinkIndex } from './link-index.js';
 import { TagIndex } from './tag-index.js';
 
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
 const MOVE_MEMORY_MS = 30_000;
-
-/** Notes indexed by tag between two turns of the event loop: some 25 ms at 100,000 notes. */
-const TAGS_PER_STEP = 5000;
 
 /**
  * The notes and folders the server knows, in memory: by id, by path and by
@@ -29,14 +27,22 @@ export class Catalog {
   private readonly recentlyGone = new Map<string, { id: string; at: number }>();
   private readonly folderSet = new FoldedNameSet();
   /**
-   * `records` by tag, made after the first read (`indexTagsInSteps`) or by
-   * the first tag filter before that, then kept in step wherever `records`
+   * `records` by tag, made after the first read (`indexInSteps`) or by the
+   * first tag filter before that, then kept in step wherever `records`
    * changes. Made while the first read placed each note, it put a warm
    * start's placing at 800 ms instead of 260 at 100,000 notes (issue 17).
    */
-  private byTag: TagIndex<NoteRecord> | undefined;
-  /** The index being made in steps, kept in step meanwhile; and its remaining steps. */
-  private tagsUnderWay: { index: TagIndex<NoteRecord>; steps: Generator<void, void> } | undefined;
+  private readonly byTag = new DeferredIndex(
+    () => new TagIndex<NoteRecord>(),
+    () => this.records.values(),
+    (record) => this.records.get(record.id) === record,
+  );
+  /** The links both ways, made and kept like `byTag`. */
+  private readonly byLink = new DeferredIndex(
+    () => new LinkIndex(),
+    () => this.records.values(),
+    (record) => this.records.get(record.id) === record,
+  );
   private git: GitHistory | undefined;
 
   /** `owner` namespaces a teammate's vault's path ids. */
@@ -60,48 +66,23 @@ export class Catalog {
    * found through the tag index, not a pass over every note.
    */
   tagged(candidates: readonly string[]): Iterable<NoteRecord> {
-    return this.tagIndex().tagged(candidates);
+    return this.byTag.now().tagged(candidates);
   }
 
-  /** The tag index, made now (or finished, if under way) when it is not yet. */
-  private tagIndex(): TagIndex<NoteRecord> {
-    if (this.byTag) return this.byTag;
-    const underWay = this.tagsUnderWay ?? this.beginTagIndex();
-    while (!underWay.steps.next().done);
-    return this.byTag ?? underWay.index;
+  /** The links of the vault both ways (made now when it is not yet). */
+  get links(): LinkIndex {
+    return this.byLink.now();
   }
 
-  /** The index that changes must be applied to: the one made, or the one under way. */
-  private get liveTagIndex(): TagIndex<NoteRecord> | undefined {
-    return this.byTag ?? this.tagsUnderWay?.index;
+  /** Make the tag and link indexes a slice at a time, with the event loop free in between (after the first read). */
+  async indexInSteps(): Promise<void> {
+    await this.byTag.makeInSteps();
+    await this.byLink.makeInSteps();
   }
 
-  private beginTagIndex(): { index: TagIndex<NoteRecord>; steps: Generator<void, void> } {
-    const index = new TagIndex<NoteRecord>();
-    this.tagsUnderWay = { index, steps: this.tagIndexSteps(index, [...this.records.values()]) };
-    return this.tagsUnderWay;
-  }
-
-  private *tagIndexSteps(index: TagIndex<NoteRecord>, records: readonly NoteRecord[]): Generator<void, void> {
-    let done = 0;
-    for (const record of records) {
-      // A note changed or gone meanwhile was put in (or taken out) as it changed.
-      if (this.records.get(record.id) === record) index.put(record);
-      if (++done % TAGS_PER_STEP === 0) yield;
-    }
-    this.byTag = index;
-    this.tagsUnderWay = undefined;
-  }
-
-  /** Make the tag index a slice at a time, with the event loop free in between (after the first read). */
-  async indexTagsInSteps(): Promise<void> {
-    if (this.byTag) return;
-    const underWay = this.tagsUnderWay ?? this.beginTagIndex();
-    while (!this.byTag) {
-      await yieldToEventLoop();
-      if (this.tagsUnderWay !== underWay) return;
-      underWay.steps.next();
-    }
+  private put(record: NoteRecord, old?: NoteRecord): void {
+    this.byTag.live?.put(record, old);
+    this.byLink.live?.put(record, old);
   }
 
   atPath(vaultPath: string): NoteRecord | undefined {
@@ -157,7 +138,7 @@ export class Catalog {
     if (old && old.path !== dated.path) this.idByPath.delete(old.path);
     if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
     this.records.set(dated.id, dated);
-    this.liveTagIndex?.put(dated, old);
+    this.put(dated, old);
     this.idByPath.set(dated.path, dated.id);
     if (dated.size > 0) this.idByHash.set(dated.hash, dated.id);
     let folder = dated.folder;
@@ -171,7 +152,8 @@ export class Catalog {
     const current = this.records.get(record.id);
     if (current?.path === record.path) {
       this.records.delete(record.id);
-      this.liveTagIndex?.remove(current);
+      this.byTag.live?.remove(current);
+      this.byLink.live?.remove(current);
     }
     if (this.idByPath.get(record.path) === record.id) this.idByPath.delete(record.path);
     if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);
@@ -243,7 +225,7 @@ export class Catalog {
       const dated = this.dated(record);
       if (dated === record) continue;
       this.records.set(dated.id, dated);
-      this.liveTagIndex?.put(dated, record);
+      this.put(dated, record);
       changed++;
     }
     return changed;

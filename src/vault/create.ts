@@ -45,7 +45,7 @@ export function createNote(
       throw new NoteCapError(request.noteCap);
     }
     const folder = request.folder ?? null;
-    const realDir = folder === null ? parts.root : await folderForCreate(parts.root, files, folder);
+    const realDir = folder === null ? parts.root : await ensureNoteFolder(parts.root, files, folder, 'create a note in');
 
     const name = fileNameForTitle(request.title);
     const now = formatIso(clock.now());
@@ -84,15 +84,16 @@ export function createNote(
 }
 
 /**
- * The real path of a folder to create a note in, made if missing. Security:
+ * The real path of a folder to put a note in (`doing`: "create a note in",
+ * "move the note into"), made if missing. Security:
  * the folder must be a plain path inside the vault with no symbolic link
  * anywhere along it (links are never followed, so a note written through
  * one would be invisible at best and outside the vault at worst).
  */
-async function folderForCreate(root: string, files: NoteFiles, folder: string): Promise<string> {
+export async function ensureNoteFolder(root: string, files: NoteFiles, folder: string, doing: string): Promise<string> {
   const problem = folderPathProblem(folder);
-  if (problem) throw new InvalidInputError(`Cannot create a note in the folder "${folder}": ${problem}.`);
-  const linked = new InvalidInputError(`Cannot create a note in the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
+  if (problem) throw new InvalidInputError(`Cannot ${doing} the folder "${folder}": ${problem}.`);
+  const linked = new InvalidInputError(`Cannot ${doing} the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
   let dirAbs: string;
   try {
     dirAbs = await resolveInside(root, folder);

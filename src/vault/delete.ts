@@ -13,7 +13,7 @@ import type { Admit, NoteRecord } from './note.js';
  * the mode bits, so that it holds even for a server running as root (whom
  * the file system would let write anyway).
  */
-export function assertFileWritable(record: NoteRecord, stats: BigIntStats | Stats, doing: 'changed' | 'deleted'): void {
+export function assertFileWritable(record: NoteRecord, stats: BigIntStats | Stats, doing: 'changed' | 'deleted' | 'moved'): void {
   if ((Number(stats.mode) & 0o222) !== 0) return;
   throw new ReadOnlyNoteError(
     `${record.path} is read-only (its file permissions allow no writing), so the server leaves it as it is and nothing was ${doing}. Make the file writable to let it be ${doing}.`,

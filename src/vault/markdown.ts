@@ -1,6 +1,6 @@
 /**
- * The Markdown rules of a vault note: its tags, its plain text, its snippet
- * and its search text, all read at once by analyzeMarkdown when a note is
+ * The Markdown rules of a vault note: its tags, its plain text, its snippet,
+ * its search text and its links (whose rules are in links.ts), all read at once by analyzeMarkdown when a note is
  * parsed, or one at a time by the functions below.
  *
  * This is a hand-written scanner rather than remark: a cold start indexes every
@@ -88,6 +88,7 @@
  */
 export {
   analyzeMarkdown,
+  extractLinks,
   extractTags,
   makeSnippet,
   toPlainText,

@@ -1,5 +1,5 @@
 import { type BigIntStats, type Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { lstat, rename } from 'node:fs/promises';
 import path from 'node:path';
 import {
   createFileExclusive,
@@ -315,6 +315,34 @@ export class NoteFiles {
   }
 
   /** Create a file that must not exist yet, through a temporary file under `.dexi/`. */
+  /**
+   * Move the note file `base` (read at `fromPath`, the caller holding both
+   * paths' locks) to `toPath`, never over a file there: 'taken' when one is,
+   * 'changed' when the file is no longer the one read. Neither path may be
+   * reached through a link. Returns the moved file's stats.
+   */
+  async move(fromPath: string, toPath: string, base: NoteFile): Promise<Stats | 'taken' | 'changed'> {
+    const from = this.absolute(fromPath);
+    const to = this.absolute(toPath);
+    if ((await this.inLinkedFolder(from, true)) || (await this.inLinkedFolder(to, true))) return 'changed';
+    const there = await lstat(to).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw writeError(toPath, error);
+    });
+    if (there) return 'taken';
+    const now = await lstat(from).catch(() => undefined);
+    if (!now?.isFile() || now.ino !== Number(base.file.stats.ino) || now.mtimeMs !== base.mtimeMs || now.size !== base.size) return 'changed';
+    try {
+      await rename(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'changed';
+      throw writeError(toPath, error);
+    }
+    this.ownWrites.delete(fromPath);
+    this.ownWrites.set(toPath, base.hash);
+    return lstat(to);
+  }
+
   async createExclusive(absolute: string, content: string | Buffer): Promise<void> {
     await createFileExclusive(absolute, content, await ensureTempDir(this.root));
   }

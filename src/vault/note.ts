@@ -22,6 +22,8 @@ export interface NoteRecord {
   /** Lower-case tags with their sigil, frontmatter tags first. */
   tags: string[];
   snippet: string;
+  /** The link paths of the note's links to other notes (links.ts), in order of first appearance; absent when it has none. */
+  links?: string[];
   attachment?: string;
   /**
    * The frontmatter `review` block as written (its scalar entries), for the

@@ -131,6 +131,7 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   if (aliases.length > 0) record.aliases = aliases;
   const attachment = stringValue(data.attachment);
   if (attachment !== undefined) record.attachment = attachment;
+  if (markdown.links.length > 0) record.links = markdown.links;
   const review = scalarEntries(data.review);
   if (review !== undefined) record.review = review;
   return { record, id, data, body, searchText: markdown.searchText };

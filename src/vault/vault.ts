@@ -3,15 +3,19 @@ import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Catalog } from './catalog.js';
-import { assertFits, createNote, type CreateRequest } from './create.js';
+import { numberedName } from '../files/filenames.js';
+import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
 import { assertFileWritable, deleteNoteFile, type AdmitAttachment, type Deleted } from './delete.js';
 import type { Clock } from './clock.js';
 import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
-import { ConcurrentEditError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
+import { ConcurrentEditError, DexiError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { GitDates } from './git-dates.js';
 import { isIgnoredPath, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
+import type { Visible } from './link-index.js';
+import { rewriteLinks } from './link-rewrite.js';
+import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
 import { decodeStrict, NoteFiles, type VaultTestHooks } from './note-files.js';
@@ -64,6 +68,16 @@ export interface UpdateRequest {
 
 export type { Admit } from './note.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
+
+/**
+ * For the links a move may change: the moved note's id, and what each link
+ * of each note concerned (by note id, then link path) named before the move
+ * (a note id, or undefined when nothing).
+ */
+interface LinkPlan {
+  moved: string;
+  before: Map<string, Map<string, string | undefined>>;
+}
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -208,6 +222,33 @@ export class Vault extends EventEmitter<VaultEvents> {
     return this.catalog.atPath(vaultPath);
   }
 
+  /**
+   * What a note's links stand for now: the notes they resolve to (each once,
+   * in order of first appearance; the note itself left out) and the link
+   * paths that name no note. See links.ts for the rules. With `visible`,
+   * the notes it does not admit are as if they did not exist.
+   */
+  linksOf(record: NoteRecord, visible?: Visible): { notes: NoteRecord[]; unresolved: string[] } {
+    const index = this.catalog.links;
+    const notes: NoteRecord[] = [];
+    const seen = new Set<string>();
+    const unresolved: string[] = [];
+    for (const link of record.links ?? []) {
+      const target = index.resolve(link, record.path, visible);
+      if (!target) unresolved.push(link);
+      else if (target.id !== record.id && !seen.has(target.id)) {
+        seen.add(target.id);
+        notes.push(target);
+      }
+    }
+    return { notes, unresolved };
+  }
+
+  /** The notes with a link that resolves to this one, in no particular order; `visible` as for `linksOf`. */
+  backlinksOf(record: NoteRecord, visible?: Visible): Iterable<NoteRecord> {
+    return this.catalog.links.backlinks(record, visible);
+  }
+
   /** Every folder, empty ones too, vault-relative. */
   /** See Catalog.folderChanges. */
   get folderChanges(): number {
@@ -255,7 +296,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     if (this.gitDates.started) await Promise.race([this.gitDates.settled, sleep(GIT_READY_WAIT_MS)]);
     if (read === undefined || this.stopped) return;
     // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
-    void this.catalog.indexTagsInSteps();
+    void this.catalog.indexInSteps();
     const { present, previous } = read;
     for (const record of previous) {
       if (!present.has(record.path) && this.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);
@@ -415,9 +456,14 @@ export class Vault extends EventEmitter<VaultEvents> {
     } finally {
       if (!handedOver) await file.file.handle.close();
     }
+    return this.placeWritten(id, record.path, next, info);
+  }
+
+  /** Take what the server itself just wrote at `vaultPath` (`info`: the file's stats after the write) as the note `id`, and announce it. */
+  private placeWritten(id: string, vaultPath: string, content: string, info: Stats): NoteWithBody {
     const parsed = parseNoteFile({
-      path: record.path,
-      content: next,
+      path: vaultPath,
+      content,
       size: info.size,
       mtimeMs: info.mtimeMs,
       ctimeMs: info.ctimeMs,
@@ -477,6 +523,118 @@ export class Vault extends EventEmitter<VaultEvents> {
     const result = await this.edit(id, (content) => withFrontmatterKeys(content, updates), admit);
     return result.record;
   }
+  /**
+   * Move a note's file into `folder` (vault-relative, made if missing; null:
+   * the vault's root), keeping its id and every byte of it, under its file
+   * name (numbered ` 2`, ` 3`, … when that is taken there). Then every link
+   * in the vault that named it, or that the move would make name another
+   * note, is rewritten to name what it named before (`repairLinks`), in the
+   * notes the connection sees or not. Its own links too, where its new place
+   * changes what they name. Refused, with nothing written, for a read-only or
+   * unparsable note; `admit` as for edits.
+   */
+  async move(id: string, folder: string | null, admit?: Admit): Promise<NoteWithBody> {
+    if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not moved.");
+    const moved = await this.withCurrent(id, (record) => {
+      this.assertWritable(record);
+      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit));
+    });
+    if (moved.plan) await this.repairLinks(moved.plan);
+    return this.read(id);
+  }
+
+  private async moveLocked(id: string, record: NoteRecord, folder: string | null, admit: Admit | undefined): Promise<Step<{ plan?: LinkPlan }>> {
+    const file = await this.files.openQuiet(record.path);
+    if (!file) return 'missing';
+    let closed = false;
+    const close = async (): Promise<void> => {
+      if (!closed) await file.file.handle.close();
+      closed = true;
+    };
+    try {
+      if (this.catalog.get(id)?.path !== record.path) return 'retry';
+      const current = file.hash === record.hash ? record : await this.ingester.ingest(record.path);
+      if (!current || current.id !== id) return 'retry';
+      this.assertWritable(current);
+      admit?.(current);
+      assertFileWritable(current, file.file.stats, 'moved');
+      if (current.folder === folder) return {};
+      if (folder !== null) await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
+      const name = current.path.slice(current.path.lastIndexOf('/') + 1);
+      const base = name.slice(0, -'.md'.length);
+      const extension = name.slice(base.length);
+      for (let attempt = 1; attempt < 10_000; attempt++) {
+        const fileName = `${numberedName(base, attempt)}${extension}`;
+        const toPath = folder === null ? fileName : `${folder}/${fileName}`;
+        if (this.catalog.pathTakenIgnoringCase(toPath)) continue;
+        const before = this.linkMeanings(current, toPath);
+        const moved = await this.lock.run(toPath, async () => {
+          await close();
+          return this.files.move(current.path, toPath, file);
+        });
+        if (moved === 'taken') continue;
+        if (moved === 'changed') return 'retry';
+        this.placeWritten(id, toPath, file.content, moved);
+        return { plan: { moved: id, before } };
+      }
+      throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
+    } finally {
+      await close();
+    }
+  }
+
+  /**
+   * What every link that a move of `note` to `toPath` may change names now:
+   * the links with the key of its file name, old and new (they differ when
+   * the name is numbered), in every note holding one, and all of its own
+   * links (which it takes along to another folder).
+   */
+  private linkMeanings(note: NoteRecord, toPath: string): Map<string, Map<string, string | undefined>> {
+    const index = this.catalog.links;
+    const meanings = new Map<string, Map<string, string | undefined>>();
+    const keys = new Set([linkKey(note.path), linkKey(toPath)]);
+    const add = (source: NoteRecord): void => {
+      const links = meanings.get(source.id) ?? new Map<string, string | undefined>();
+      const own = source.id === note.id;
+      for (const link of source.links ?? []) if (own || keys.has(linkKey(link))) links.set(link, index.resolve(link, source.path)?.id);
+      if (links.size > 0) meanings.set(source.id, links);
+    };
+    for (const key of [note.path, toPath]) for (const source of index.linkersOfKey(key)) add(source);
+    add(note);
+    return meanings;
+  }
+
+  /**
+   * After a move: each link that named a note before and names another (or
+   * none) now is rewritten to name the one it named (link-rewrite.ts). A
+   * note that cannot be written (read-only, unparsable, busy) keeps its
+   * links as they are, with a log line.
+   */
+  private async repairLinks(plan: LinkPlan): Promise<void> {
+    const moved = this.catalog.get(plan.moved);
+    if (!moved) return;
+    const meanings = plan.before;
+    const index = this.catalog.links;
+    const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath)?.path;
+    for (const [sourceId, links] of meanings) {
+      const source = this.catalog.get(sourceId);
+      if (!source) continue;
+      const targets = new Map<string, string>();
+      for (const [link, was] of links) {
+        if (was === undefined) continue;
+        const wasNote = this.catalog.get(was);
+        if (wasNote && index.resolve(link, source.path)?.id !== was) targets.set(link, wasNote.path);
+      }
+      if (targets.size === 0) continue;
+      try {
+        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve));
+      } catch (error) {
+        if (!(error instanceof DexiError)) throw error;
+        this.options.log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`);
+      }
+    }
+  }
+
   /** Create a note in `folder` (vault-relative, created if needed) or at the root. */
   create(request: CreateRequest): Promise<NoteWithBody> {
     if (this.readOnly) return Promise.reject(new ReadOnlyNoteError("A teammate's shared vault cannot be written."));

@@ -6,6 +6,29 @@ import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
 import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from './fixture.js';
 
 /**
+ * The fixture with links between its notes, across every boundary: inside
+ * notes link out (by bare name, which shows as their own text only), and
+ * outside notes link in, by bare name and by path, so that links, backlinks
+ * and move_note's rewriting all meet notes the connection may not see.
+ * Inside notes' links are chosen so that their own text names nothing
+ * outside (no outside folder or title).
+ */
+const LINKS: Record<string, string> = {
+  'Work/Plan.md': '[[Salary]] [[Diary]] [[Office]] [[Deep]]',
+  'Work/Sub/Deep.md': '[[Plan]] [[Salary]]',
+  'Work/Confidential/Salary.md': '[[Plan]] [[Work/Sub/Deep]] [d](../Sub/Deep.md)',
+  'Home/Diary.md': '[[Plan]] [[Work/Sub/Deep|deep work]] [[Office]] [[Salary]]',
+  'Home/Office.md': '[[Plan]] [[Diary]] [[Deep]]',
+  'Root zebra.md': '[[Plan]] [[Work/Sub/Deep]] [o](Home/Office.md)',
+};
+const TEAMMATE_LINKS: Record<string, string> = { 'Shared.md': '[[Private]]', 'Private.md': '[[Shared]]' };
+
+function withLinks(vault: Record<string, string>, links: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(vault).map(([rel, content]) => [rel, links[rel] === undefined ? content : `${content}\nLinks: ${links[rel]}\n`]));
+}
+const LINKED_VAULT = withLinks(BOUNDARY_VAULT, LINKS);
+
+/**
  * The leak test: for each boundary kind, every tool is called with inputs
  * crafted to reach outside, and no outside id, title, folder or tag may appear
  * anywhere in any result or error, except where the caller typed it itself
@@ -23,8 +46,8 @@ function textOf(result: CallToolResult): string {
 let vaultDir: string;
 let teammateDir: string;
 beforeAll(async () => {
-  vaultDir = await writeVault(BOUNDARY_VAULT);
-  teammateDir = await writeVault(TEAMMATE_VAULT);
+  vaultDir = await writeVault(LINKED_VAULT);
+  teammateDir = await writeVault(withLinks(TEAMMATE_VAULT, TEAMMATE_LINKS));
 });
 afterAll(async () => {
   await removeDir(vaultDir);
@@ -40,7 +63,7 @@ describe.each(CASES)('boundary: $name', (c) => {
     if (c.tag) options.tag = c.tag;
     h = await connect(options);
     before = {};
-    for (const rel of Object.keys(BOUNDARY_VAULT)) before[rel] = await readFile(path.join(vaultDir, rel), 'utf8');
+    for (const rel of Object.keys(LINKED_VAULT)) before[rel] = await readFile(path.join(vaultDir, rel), 'utf8');
   });
   afterAll(async () => {
     await h.close();
@@ -62,6 +85,11 @@ describe.each(CASES)('boundary: $name', (c) => {
     ['semantic_search', { query: 'private salary numbers and diary', size: 50 }],
     ['find_similar', { note_id: id(1), size: 50 }],
     ['find_similar', { note_id: id(2), size: 50 }],
+    // Links and backlinks of every inside note (the notes each case sees: 1, 2, and 5 or 3).
+    ['get_note', { note_id: id(1) }],
+    ['get_note', { note_id: id(2) }],
+    ['get_note', { note_id: id(3) }],
+    ['get_note', { note_id: id(5) }],
   ];
 
   it.each(calls)('%s %j reveals nothing outside', async (tool, args) => {
@@ -85,12 +113,18 @@ describe.each(CASES)('boundary: $name', (c) => {
 
   it('answers calls naming outside notes, folders and tags exactly as for ones that do not exist', async () => {
     const listed = (await h.client.listTools()).tools.map((t) => t.name);
-    const probes: [string, (value: string) => Record<string, unknown>, string[], string][] = [
+    type Probe = [string, (value: string) => Record<string, unknown>, string[], string];
+    const probes: Probe[] = [
       ['get_note', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
       ['find_similar', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
       ['update_note', (v) => ({ note_id: v, text: 'x', mode: 'append' }), c.outside.map(id), id(999)],
       ['update_note', (v) => ({ note_id: v, title: 'x' }), c.outside.map(id), id(999)],
       ['delete_note', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
+      ['move_note', (v) => ({ note_id: v, folder: 'Work/Sub' }), c.outside.map(id), id(999)],
+      // Into a folder outside a folder boundary; one inside it (Work/Confidential under the tag as well) is a folder this connection may file into.
+      ...(c.folder === undefined
+        ? []
+        : [['move_note', (v: string) => ({ note_id: id(1), folder: v }), c.outsideFolders.filter((f) => !f.startsWith(`${c.folder}/`)), 'No Such Folder'] as Probe]),
       ['grade_review', (v) => ({ note_id: v, grade: 3 }), c.outside.map(id), id(999)],
       ['list_notes', (v) => ({ folder: v }), c.outsideFolders, 'No Such Folder'],
       ['list_notes', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
@@ -116,5 +150,42 @@ describe.each(CASES)('boundary: $name', (c) => {
     const page = await h.ok<{ items: { id: string }[]; total: number }>('list_notes', { size: 50 });
     expect(page.items.map((item) => item.id).sort()).toEqual(c.inside.map(id).sort());
     for (const n of c.inside) expect((await h.ok<{ id: string }>('get_note', { note_id: id(n) })).id).toBe(id(n));
+  });
+});
+
+describe.each(CASES)('move_note under boundary: $name', (c) => {
+  let h: Harness;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await writeVault(LINKED_VAULT);
+    const options: Parameters<typeof connect>[0] = { dir };
+    if (c.folder) options.folder = c.folder;
+    if (c.tag) options.tag = c.tag;
+    h = await connect(options);
+  });
+  afterAll(async () => {
+    await h.close();
+    await removeDir(dir);
+  });
+
+  it('rewrites the links of notes it cannot see, and never names them', async () => {
+    const result = await h.call('move_note', { note_id: id(2), folder: 'Work/Moved' });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const text = textOf(result);
+    for (const secret of forbiddenStrings(c)) expect(text, `move_note leaked ${secret}`).not.toContain(secret);
+    // The outside notes' links were repaired all the same: the person's links must not break.
+    const diary = await readFile(path.join(dir, 'Home/Diary.md'), 'utf8');
+    expect(diary).toContain('[[Deep|deep work]]');
+    expect(diary).not.toContain('Work/Sub/Deep');
+    const root = await readFile(path.join(dir, 'Root zebra.md'), 'utf8');
+    expect(root).toContain('Links: [[Plan]] [[Deep]] [o](Home/Office.md)');
+    const salary = await readFile(path.join(dir, 'Work/Confidential/Salary.md'), 'utf8');
+    expect(salary).toContain('[[Deep]] [d](../Moved/Deep.md)');
+    // And the note that moved still has its backlinks, those this connection sees only.
+    const moved = await h.ok<{ folder?: string; backlinks: { notes: { id: string }[]; total: number } }>('get_note', { note_id: id(2) });
+    expect(moved.folder).toBe('Work/Moved');
+    const linkers = [1, 3, 4, 5, 6].filter((n) => c.inside.includes(n)).map(id);
+    expect(moved.backlinks.notes.map((n) => n.id).sort()).toEqual(linkers.sort());
+    expect(moved.backlinks.total).toBe(linkers.length);
   });
 });

@@ -2,8 +2,8 @@
  * The jobs over a whole body, each one block pass and one walk over its
  * prose leaves: all of a note's Markdown facts at once (analyzeMarkdown), or
  * one of them alone (extractTags, toPlainText, toSearchText, makeSnippet).
- * A new fact (a note's links, say) would be one more job the inline walk
- * reports to, and one more field of MarkdownAnalysis.
+ * The writer of the text also collects the note's links (the link paths of
+ * links.ts), which it sees as it writes them.
  */
 import { LEAF_HTML, LEAF_INLINE } from './blocks.js';
 import { collectLeafTags, writeLeaf, writeLeafAndCollectTags } from './inline.js';
@@ -21,6 +21,8 @@ export interface MarkdownAnalysis {
   snippet: string;
   /** `plain`, then the targets of the wikilinks shown under another name: what the full-text index takes. */
   searchText: string;
+  /** The link paths of the note links (links.ts), de-duplicated, in order of first appearance. */
+  links: string[];
 }
 
 /** How many code points a note's snippet keeps. */
@@ -60,6 +62,7 @@ export function analyzeMarkdown(body: string, snippetLimit = SNIPPET_LIMIT): Mar
     // as makeSnippet reads it: a leaf glued on later is not part of it.
     snippet: cutSnippet(builder.prefix(plain), snippetLimit),
     searchText: withTargets(plain, writer.targets),
+    links: uniqueLinks(writer.links),
   };
 }
 
@@ -109,7 +112,7 @@ export function toSearchText(body: string): string {
  * labels are known, so a snippet need not convert the rest of a long note.
  * With it, the words of the wikilink targets shown under another name.
  */
-function writePlainText(body: string, enough = Infinity): { plain: string; targets: string[] } {
+function writePlainText(body: string, enough = Infinity): { plain: string; targets: string[]; links: string[] } {
   const leaves = new VisibleLeaves(body, true);
   const defs = leaves.blocks.defs;
   const writer = new LeafWriter();
@@ -124,7 +127,12 @@ function writePlainText(body: string, enough = Infinity): { plain: string; targe
     writeLeaf(text, defs, leaves.comments, writer);
     builder.add(writer.finish(), leaves.glued);
   }
-  return { plain: builder.text(), targets: writer.targets };
+  return { plain: builder.text(), targets: writer.targets, links: writer.links };
+}
+
+/** The link paths of a body's note links (links.ts), de-duplicated, in order of first appearance. */
+export function extractLinks(body: string): string[] {
+  return uniqueLinks(writePlainText(body).links);
 }
 
 /**
@@ -138,6 +146,10 @@ export function makeSnippet(body: string, limit = SNIPPET_LIMIT): string {
 
 function hasSigil(text: string): boolean {
   return text.indexOf('#') >= 0 || text.indexOf('@') >= 0;
+}
+
+function uniqueLinks(links: string[]): string[] {
+  return links.length < 2 ? links : [...new Set(links)];
 }
 
 function unique(tags: string[]): string[] {

@@ -200,7 +200,7 @@ class InlineWalk {
     if (s.charCodeAt(i + 1) !== LBRACKET) return i + 1;
     const wiki = s.charCodeAt(i + 2) === LBRACKET ? wikilinkEnd(s, i + 1) : -1;
     if (wiki > 0) {
-      this.text?.omit(i, wiki); // an embed shows as nothing
+      this.text?.embed(i, wiki); // an embed shows as nothing
       return wiki;
     }
     this.pushOpener(i, true);

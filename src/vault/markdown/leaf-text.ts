@@ -5,6 +5,7 @@
  * another name, for the search text.
  */
 import { BACKSLASH, CARET, isClosingPunctuation, SPACE, TILDE, WHITESPACE_RUN } from './chars.js';
+import { destinationOfTail, linkPathOfDestination, linkPathOfWikilink } from '../links.js';
 import { CAN_CLOSE, CAN_OPEN, decodeEntity, ENTITY } from './inline-syntax.js';
 
 interface Delimiter {
@@ -33,6 +34,9 @@ export class LeafWriter {
 
   /** The words of the wikilink targets shown under another name, collected across leaves. */
   readonly targets: string[] = [];
+
+  /** The link paths of the note links (wikilinks, embeds, Markdown links to notes), collected across leaves in order; see links.ts. */
+  readonly links: string[] = [];
 
   start(s: string): void {
     this.s = s;
@@ -92,10 +96,21 @@ export class LeafWriter {
     const bar = inner.indexOf('|');
     const shown = (bar >= 0 ? inner.slice(bar + 1) : inner).trim();
     this.replace(from, to, shown);
+    this.noteLink(linkPathOfWikilink(inner));
     if (bar >= 0) {
       const words = wikilinkTargetWords(inner.slice(0, bar));
       if (words !== '' && words.toLowerCase() !== shown.toLowerCase()) this.targets.push(words);
     }
+  }
+
+  /** An embed `![[target]]` `[from, to)`: shown as nothing (`omit`), but a link all the same. */
+  embed(from: number, to: number): void {
+    this.noteLink(linkPathOfWikilink(this.s.slice(from + 3, to - 2)));
+    this.omit(from, to);
+  }
+
+  private noteLink(linkPath: string | undefined): void {
+    if (linkPath !== undefined) this.links.push(linkPath);
   }
 
   /** A bracket `[` or `![` `[from, to)` that may open a link: kept in a slot of its own, which it returns. */
@@ -108,6 +123,8 @@ export class LeafWriter {
 
   /** The `]` at `close` ends a link or image opened by the bracket in `slot`; its tail runs to `end`. */
   link(slot: number, close: number, end: number): void {
+    const destination = destinationOfTail(this.s.slice(close + 1, end));
+    if (destination !== undefined) this.noteLink(linkPathOfDestination(destination));
     this.copyTo(close);
     this.out[slot] = '';
     this.literalFrom = end;
