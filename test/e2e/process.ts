@@ -8,7 +8,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
 export const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
-/** Every tool of the contract: what a connection with both scopes lists when the server runs with a model (the default). */
+/** Every tool (the contract's twelve and move_note): what a connection with both scopes lists when the server runs with a model (the default). */
 export const TOOL_NAMES = [
   'search_notes',
   'semantic_search',
@@ -19,6 +19,7 @@ export const TOOL_NAMES = [
   'list_folders',
   'create_note',
   'update_note',
+  'move_note',
   'delete_note',
   'get_due_reviews',
   'grade_review',
