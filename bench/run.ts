@@ -223,6 +223,8 @@ export const METRICS = {
   search_p95: { label: 'search_notes round trip, p95', unit: 'ms', target: { op: '<=', value: 20 }, largeTarget: { op: '<=', value: 40 } },
   list_median: { label: 'list_notes tag+updated, median', unit: 'ms', largeTarget: { op: '<=', value: 20 } },
   list_p95: { label: 'list_notes tag+updated, p95', unit: 'ms' },
+  get_median: { label: 'get_note with links and backlinks, median', unit: 'ms' },
+  get_p95: { label: 'get_note with links and backlinks, p95', unit: 'ms' },
   edit_median: { label: 'outside edit → searchable, median', unit: 'ms' },
   edit_p95: { label: 'outside edit → searchable, p95', unit: 'ms', target: { op: '<=', value: 500 }, largeTarget: { op: '<=', value: 300 } },
   warm_peak_rss: { label: 'peak RSS, warm server after all steps', unit: 'MB', target: { op: '<=', value: 600 }, largeTarget: { op: '<=', value: 1024 } },
@@ -1025,6 +1027,42 @@ async function stepListLatency(run: SizeRun): Promise<void> {
   record(run, 'list_p95', summary.p95);
 }
 
+/**
+ * get_note on notes that link and are linked to (issue 18): every answer
+ * resolves the note's links and finds its backlinks. The notes are those of
+ * the first pages of list_notes, newest first, which in a generated vault
+ * are the ones that link most (their links go to earlier notes) and, in
+ * turn, are the least linked to: both ends are measured.
+ */
+async function stepGetNoteLatency(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  const ids: string[] = [];
+  for (const sort of ['created', 'updated'] as const) {
+    const result = await server.call('list_notes', { size: 50, sort }, 120_000);
+    if (result.isError) throw new Error(`list_notes failed: ${textOf(result)}`);
+    ids.push(...listResultOf(result).items.map((item) => item.id));
+  }
+  const oldest = await server.call('list_notes', { size: 50, page: Math.max(1, Math.floor(run.notes / 50)) }, 120_000);
+  if (!oldest.isError) ids.push(...listResultOf(oldest).items.map((item) => item.id));
+  if (ids.length === 0) throw new NotApplicable('the vault lists no notes: left out');
+  const calls = Array.from({ length: run.options.listCalls }, (_, i) => ({ name: 'get_note', args: { note_id: ids[i % ids.length] as string } }));
+  const samples: number[] = [];
+  let backlinks = 0;
+  for (const { name, args } of [...calls.slice(0, 5), ...calls]) {
+    const started = performance.now();
+    const result = await server.call(name, args, 120_000);
+    const ms = performance.now() - started;
+    if (result.isError) throw new Error(`get_note failed: ${textOf(result)}`);
+    samples.push(ms);
+    backlinks += (result.structuredContent as { backlinks?: { total: number } } | undefined)?.backlinks?.total ?? 0;
+  }
+  const summary = summarize(samples.slice(5));
+  run.summaries.get_note = summary;
+  run.info.getMeanBacklinks = backlinks / samples.length;
+  record(run, 'get_median', summary.median);
+  record(run, 'get_p95', summary.p95);
+}
+
 async function stepOutsideEdits(run: SizeRun): Promise<void> {
   const server = needServer(run);
   const vault = needVault(run);
@@ -1083,6 +1121,7 @@ export const STEPS: Step[] = [
   { name: 'outside edits tracked', run: stepEditsTracked },
   { name: 'search_notes latency', run: stepSearchLatency },
   { name: 'list_notes latency', run: stepListLatency },
+  { name: 'get_note latency', run: stepGetNoteLatency },
   { name: 'outside edit → searchable', run: stepOutsideEdits },
   { name: 'peak RSS of the warm server', run: stepWarmRss },
   { name: 'stop the server', run: stepStopServer },
