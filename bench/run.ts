@@ -223,6 +223,7 @@ export const METRICS = {
   search_p95: { label: 'search_notes round trip, p95', unit: 'ms', target: { op: '<=', value: 20 }, largeTarget: { op: '<=', value: 40 } },
   list_median: { label: 'list_notes tag+updated, median', unit: 'ms', largeTarget: { op: '<=', value: 20 } },
   list_p95: { label: 'list_notes tag+updated, p95', unit: 'ms' },
+  get_first: { label: 'get_note, the first (makes the link index)', unit: 'ms' },
   get_median: { label: 'get_note with links and backlinks, median', unit: 'ms' },
   get_p95: { label: 'get_note with links and backlinks, p95', unit: 'ms' },
   edit_median: { label: 'outside edit → searchable, median', unit: 'ms' },
@@ -1058,6 +1059,7 @@ async function stepGetNoteLatency(run: SizeRun): Promise<void> {
   }
   const summary = summarize(samples.slice(5));
   run.summaries.get_note = summary;
+  record(run, 'get_first', samples[0] as number);
   run.info.getMeanBacklinks = backlinks / samples.length;
   record(run, 'get_median', summary.median);
   record(run, 'get_p95', summary.p95);

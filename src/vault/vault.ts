@@ -296,7 +296,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     if (this.gitDates.started) await Promise.race([this.gitDates.settled, sleep(GIT_READY_WAIT_MS)]);
     if (read === undefined || this.stopped) return;
     // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
-    void this.catalog.indexInSteps();
+    void this.catalog.indexTagsInSteps();
     const { present, previous } = read;
     for (const record of previous) {
       if (!present.has(record.path) && this.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);

@@ -200,7 +200,7 @@ describe('the catalog keeps its notes by tag', () => {
     const catalog = new Catalog();
     const count = 12_000;
     for (let i = 0; i < count; i++) catalog.place(record(`n${i}`, `N${i}.md`, i % 3 === 0 ? ['#ml/papers'] : ['#garden']));
-    const making = catalog.indexInSteps();
+    const making = catalog.indexTagsInSteps();
     // Between the first steps (5,000 notes each): changes to notes already indexed, not yet indexed, and new ones.
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
