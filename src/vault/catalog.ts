@@ -42,7 +42,7 @@ export class Catalog {
    * and kept in step from then on. Made in steps after the first read like
    * `byTag`, its 120-210 ms at 100,000 notes (in-process) ran beside the
    * full-text index being made searchable, and the warm starts measured
-   * 2.47 and 2.99 s with it against 2.35 s without (BENCHMARKS.md, issue 18).
+   * 2.46 and 2.99 s with it against 2.35 s without (BENCHMARKS.md, issue 18).
    */
   private readonly byLink = new DeferredIndex(
     () => new LinkIndex(),
