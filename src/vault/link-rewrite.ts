@@ -13,7 +13,7 @@
  * Frontmatter is never touched.
  */
 import { splitFrontmatter } from '../files/frontmatter.js';
-import { destinationSpan, linkPathOfDestination, linkPathOfWikilink } from './links.js';
+import { destinationSpan, folderPart, linkPathOfDestination, linkPathOfWikilink } from './links.js';
 import { extractLinks } from './markdown.js';
 
 /** Where a link's path lies in the text, and what it is. */
@@ -72,11 +72,6 @@ function realLinks(body: string, candidates: readonly Occurrence[]): Occurrence[
   return candidates.filter((occurrence, n) => links.has(occurrence.kind === 'wiki' ? `dexiprobe${n}` : `dexiprobe${n}.md`));
 }
 
-function folderOfPath(notePath: string): string {
-  const slash = notePath.lastIndexOf('/');
-  return slash < 0 ? '' : notePath.slice(0, slash);
-}
-
 /** The path from folder `from` to the note at `to`: `Name.md`, `Sub/Name.md`, `../Other/Name.md`. */
 function relativePath(from: string, to: string): string {
   const a = from === '' ? [] : from.split('/');
@@ -112,13 +107,13 @@ export function replacementLinkPath(
   const shaped = (linkPath: string): string => (withMd || old.kind === 'markdown' ? `${linkPath}${target.slice(bare.length)}` : linkPath);
   const names = (linkPath: string): boolean => resolve(linkPath, sourcePath) === target;
   if (old.kind === 'markdown') {
-    const written = old.linkPath.startsWith('/') ? `/${target}` : relativePath(folderOfPath(sourcePath), target);
+    const written = old.linkPath.startsWith('/') ? `/${target}` : relativePath(folderPart(sourcePath), target);
     const form = old.linkPath.startsWith('./') && !written.startsWith('../') ? `./${written}` : written;
     return names(form) ? form : names(`/${target}`) ? `/${target}` : undefined;
   }
   if (/[|#^[\]]/.test(bare)) return undefined;
   if (old.linkPath.startsWith('./') || old.linkPath.startsWith('../')) {
-    const relative = shaped(relativePath(folderOfPath(sourcePath), bare));
+    const relative = shaped(relativePath(folderPart(sourcePath), bare));
     const form = relative.startsWith('../') ? relative : `./${relative}`;
     if (names(form)) return form;
   } else if (!old.linkPath.startsWith('/')) {

@@ -74,15 +74,10 @@ export function linkPathOfDestination(destination: string): string | undefined {
 }
 
 /**
- * The destination inside an inline link's tail `(dest "title")` (`tail`
- * starting at its `(`), as written; undefined for a reference `[ref]`.
+ * Where the destination of the inline link tail `(dest "title")` whose `(`
+ * is at `open` lies in `s`, `<...>` included; undefined when there is none
+ * (a reference `[ref]`).
  */
-export function destinationOfTail(tail: string): string | undefined {
-  const span = destinationSpan(tail, 0);
-  return span === undefined ? undefined : tail.slice(span[0], span[1]);
-}
-
-/** Where the destination of the inline link tail whose `(` is at `open` lies in `s`, `<...>` included; undefined when none. */
 export function destinationSpan(s: string, open: number): [number, number] | undefined {
   if (s.charAt(open) !== '(') return undefined;
   let k = open + 1;
@@ -152,7 +147,8 @@ function normalizeSegments(joined: string): string | undefined {
   return out.join('/');
 }
 
-function folderPart(notePath: string): string {
+/** The folder part of a vault path: `''` at the root. */
+export function folderPart(notePath: string): string {
   const slash = notePath.lastIndexOf('/');
   return slash < 0 ? '' : notePath.slice(0, slash);
 }

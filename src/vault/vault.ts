@@ -18,7 +18,7 @@ import { rewriteLinks } from './link-rewrite.js';
 import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
-import { decodeStrict, NoteFiles, type VaultTestHooks } from './note-files.js';
+import { decodeStrict, NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
@@ -70,14 +70,11 @@ export type { Admit } from './note.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
 
 /**
- * For the links a move may change: the moved note's id, and what each link
- * of each note concerned (by note id, then link path) named before the move
- * (a note id, or undefined when nothing).
+ * What the links a move may change named before it: by linking note's id,
+ * then link path, the id of the note the link resolved to (links that named
+ * nothing are left out: a move cannot break them).
  */
-interface LinkPlan {
-  moved: string;
-  before: Map<string, Map<string, string | undefined>>;
-}
+type LinkMeanings = Map<string, Map<string, string>>;
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -434,12 +431,8 @@ export class Vault extends EventEmitter<VaultEvents> {
     let next: string | undefined;
     let info: Stats;
     try {
-      if (this.catalog.get(id)?.path !== record.path) return 'retry';
-      const current = file.hash === record.hash ? record : await this.ingester.ingest(record.path);
-      if (!current || current.id !== id) return 'retry';
-      this.assertWritable(current);
-      admit?.(current);
-      assertFileWritable(current, file.file.stats, 'changed');
+      const current = await this.currentToWrite(id, record, file, admit, 'changed');
+      if (current === 'retry') return 'retry';
       next = change(file.content, current);
       if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
       assertFits(next);
@@ -457,6 +450,21 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (!handedOver) await file.file.handle.close();
     }
     return this.placeWritten(id, record.path, next, info);
+  }
+
+  /**
+   * The note as `file` (opened at `record.path` under its lock) holds it, once
+   * it is checked that the server may write it for this connection: 'retry'
+   * when the note moved or the file is another note's now.
+   */
+  private async currentToWrite(id: string, record: NoteRecord, file: NoteFile, admit: Admit | undefined, doing: 'changed' | 'moved'): Promise<NoteRecord | 'retry'> {
+    if (this.catalog.get(id)?.path !== record.path) return 'retry';
+    const current = file.hash === record.hash ? record : await this.ingester.ingest(record.path);
+    if (!current || current.id !== id) return 'retry';
+    this.assertWritable(current);
+    admit?.(current);
+    assertFileWritable(current, file.file.stats, doing);
+    return current;
   }
 
   /** Take what the server itself just wrote at `vaultPath` (`info`: the file's stats after the write) as the note `id`, and announce it. */
@@ -539,11 +547,12 @@ export class Vault extends EventEmitter<VaultEvents> {
       this.assertWritable(record);
       return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit));
     });
-    if (moved.plan) await this.repairLinks(moved.plan);
+    if (moved.before) await this.repairLinks(moved.before);
+    // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
   }
 
-  private async moveLocked(id: string, record: NoteRecord, folder: string | null, admit: Admit | undefined): Promise<Step<{ plan?: LinkPlan }>> {
+  private async moveLocked(id: string, record: NoteRecord, folder: string | null, admit: Admit | undefined): Promise<Step<{ before?: LinkMeanings }>> {
     const file = await this.files.openQuiet(record.path);
     if (!file) return 'missing';
     let closed = false;
@@ -552,12 +561,8 @@ export class Vault extends EventEmitter<VaultEvents> {
       closed = true;
     };
     try {
-      if (this.catalog.get(id)?.path !== record.path) return 'retry';
-      const current = file.hash === record.hash ? record : await this.ingester.ingest(record.path);
-      if (!current || current.id !== id) return 'retry';
-      this.assertWritable(current);
-      admit?.(current);
-      assertFileWritable(current, file.file.stats, 'moved');
+      const current = await this.currentToWrite(id, record, file, admit, 'moved');
+      if (current === 'retry') return 'retry';
       if (current.folder === folder) return {};
       if (folder !== null) await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
       const name = current.path.slice(current.path.lastIndexOf('/') + 1);
@@ -575,7 +580,7 @@ export class Vault extends EventEmitter<VaultEvents> {
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
         this.placeWritten(id, toPath, file.content, moved);
-        return { plan: { moved: id, before } };
+        return { before };
       }
       throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
     } finally {
@@ -589,14 +594,18 @@ export class Vault extends EventEmitter<VaultEvents> {
    * the name is numbered), in every note holding one, and all of its own
    * links (which it takes along to another folder).
    */
-  private linkMeanings(note: NoteRecord, toPath: string): Map<string, Map<string, string | undefined>> {
+  private linkMeanings(note: NoteRecord, toPath: string): LinkMeanings {
     const index = this.catalog.links;
-    const meanings = new Map<string, Map<string, string | undefined>>();
+    const meanings: LinkMeanings = new Map();
     const keys = new Set([linkKey(note.path), linkKey(toPath)]);
     const add = (source: NoteRecord): void => {
-      const links = meanings.get(source.id) ?? new Map<string, string | undefined>();
+      const links = meanings.get(source.id) ?? new Map<string, string>();
       const own = source.id === note.id;
-      for (const link of source.links ?? []) if (own || keys.has(linkKey(link))) links.set(link, index.resolve(link, source.path)?.id);
+      for (const link of source.links ?? []) {
+        if (!own && !keys.has(linkKey(link))) continue;
+        const target = index.resolve(link, source.path);
+        if (target) links.set(link, target.id);
+      }
       if (links.size > 0) meanings.set(source.id, links);
     };
     for (const key of [note.path, toPath]) for (const source of index.linkersOfKey(key)) add(source);
@@ -610,10 +619,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * note that cannot be written (read-only, unparsable, busy) keeps its
    * links as they are, with a log line.
    */
-  private async repairLinks(plan: LinkPlan): Promise<void> {
-    const moved = this.catalog.get(plan.moved);
-    if (!moved) return;
-    const meanings = plan.before;
+  private async repairLinks(meanings: LinkMeanings): Promise<void> {
     const index = this.catalog.links;
     const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath)?.path;
     for (const [sourceId, links] of meanings) {
@@ -621,7 +627,6 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (!source) continue;
       const targets = new Map<string, string>();
       for (const [link, was] of links) {
-        if (was === undefined) continue;
         const wasNote = this.catalog.get(was);
         if (wasNote && index.resolve(link, source.path)?.id !== was) targets.set(link, wasNote.path);
       }

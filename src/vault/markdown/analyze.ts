@@ -62,7 +62,7 @@ export function analyzeMarkdown(body: string, snippetLimit = SNIPPET_LIMIT): Mar
     // as makeSnippet reads it: a leaf glued on later is not part of it.
     snippet: cutSnippet(builder.prefix(plain), snippetLimit),
     searchText: withTargets(plain, writer.targets),
-    links: uniqueLinks(writer.links),
+    links: unique(writer.links),
   };
 }
 
@@ -132,7 +132,7 @@ function writePlainText(body: string, enough = Infinity): { plain: string; targe
 
 /** The link paths of a body's note links (links.ts), de-duplicated, in order of first appearance. */
 export function extractLinks(body: string): string[] {
-  return uniqueLinks(writePlainText(body).links);
+  return unique(writePlainText(body).links);
 }
 
 /**
@@ -148,10 +148,7 @@ function hasSigil(text: string): boolean {
   return text.indexOf('#') >= 0 || text.indexOf('@') >= 0;
 }
 
-function uniqueLinks(links: string[]): string[] {
-  return links.length < 2 ? links : [...new Set(links)];
-}
-
-function unique(tags: string[]): string[] {
-  return tags.length < 2 ? tags : [...new Set(tags)];
+/** Tags or links, each once, in order of first appearance. */
+function unique(items: string[]): string[] {
+  return items.length < 2 ? items : [...new Set(items)];
 }

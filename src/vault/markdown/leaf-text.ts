@@ -5,7 +5,7 @@
  * another name, for the search text.
  */
 import { BACKSLASH, CARET, isClosingPunctuation, SPACE, TILDE, WHITESPACE_RUN } from './chars.js';
-import { destinationOfTail, linkPathOfDestination, linkPathOfWikilink } from '../links.js';
+import { destinationSpan, linkPathOfDestination, linkPathOfWikilink } from '../links.js';
 import { CAN_CLOSE, CAN_OPEN, decodeEntity, ENTITY } from './inline-syntax.js';
 
 interface Delimiter {
@@ -123,8 +123,8 @@ export class LeafWriter {
 
   /** The `]` at `close` ends a link or image opened by the bracket in `slot`; its tail runs to `end`. */
   link(slot: number, close: number, end: number): void {
-    const destination = destinationOfTail(this.s.slice(close + 1, end));
-    if (destination !== undefined) this.noteLink(linkPathOfDestination(destination));
+    const span = destinationSpan(this.s, close + 1);
+    if (span !== undefined) this.noteLink(linkPathOfDestination(this.s.slice(span[0], span[1])));
     this.copyTo(close);
     this.out[slot] = '';
     this.literalFrom = end;
