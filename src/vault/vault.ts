@@ -290,7 +290,8 @@ export class Vault extends EventEmitter<VaultEvents> {
     const read = await readEveryNote(this.loaderParts, Promise.resolve(cached));
     // Dates from git are part of a first answer (a fresh clone's notes were not all made today), so the
     // first read waits for them a little; a history that takes longer fills them in when it is done.
-    if (this.gitDates.started) await Promise.race([this.gitDates.settled, sleep(GIT_READY_WAIT_MS)]);
+    // The wait's timer must not keep a short command (`index`, `import`) alive for its full length once git has answered.
+    if (this.gitDates.started) await Promise.race([this.gitDates.settled, new Promise((resolve) => setTimeout(resolve, GIT_READY_WAIT_MS).unref())]);
     if (read === undefined || this.stopped) return;
     // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
     void this.catalog.indexTagsInSteps();
