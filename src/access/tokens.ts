@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { tokensFile } from '../files/dexi-dir.js';
 import { replaceFileAtomic } from '../files/atomic.js';
+import { withFileLock } from '../files/file-lock.js';
 import { formatIso } from '../vault/time.js';
 import { createPolicy, normaliseBoundaryFolder, normaliseBoundaryTag, PolicyError, SCOPES, type AccessPolicy, type Scope } from './policy.js';
 
@@ -163,49 +164,13 @@ export async function readTokens(vaultDir: string): Promise<TokenEntry[]> {
   return parseTokenFile(text, file);
 }
 
-const LOCK_WAIT_MS = 5000;
-const LOCK_STALE_MS = 30_000;
-
-/**
- * Hold `<file>.lock` while `task` runs. Two `token create` runs at once must
- * not lose a token (the person would hold a secret that never works), so
- * every change of the file is made by one process at a time. A lock left by a
- * crashed run is taken over once it is clearly stale.
- */
-async function withFileLock<T>(file: string, task: () => Promise<T>): Promise<T> {
-  const lock = `${file}.lock`;
-  const started = Date.now();
-  for (;;) {
-    try {
-      await (await open(lock, 'wx', 0o600)).close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lock).then((info) => Date.now() - info.mtimeMs, () => 0);
-      if (age > LOCK_STALE_MS) {
-        await unlink(lock).catch(() => undefined);
-        continue;
-      }
-      if (Date.now() - started > LOCK_WAIT_MS) {
-        throw new TokenError(`${file} is being changed by another dexi-vault command; try again (or delete ${lock} if none is running).`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25 + Math.random() * 50));
-    }
-  }
-  try {
-    return await task();
-  } finally {
-    await unlink(lock).catch(() => undefined);
-  }
-}
-
 /** Read, change and write the token file, atomically and one change at a time. */
 async function updateTokens<T>(vaultDir: string, change: (entries: TokenEntry[]) => { entries: TokenEntry[]; result: T }): Promise<T> {
   await assertVault(vaultDir);
   const file = tokensPath(vaultDir);
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    return await withFileLock(file, async () => {
+    return await withFileLock(file, (message) => new TokenError(message), async () => {
       const { entries, result } = change(await readTokens(vaultDir));
       // Security: 0600, only the person running the server may read the hashes.
       await replaceFileAtomic(file, serialiseTokenFile(entries), { mode: 0o600 });
