@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { fileNameForTitle, numberedName } from '../files/filenames.js';
 import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
@@ -21,6 +21,23 @@ export interface CreateRequest {
   /** Vault-relative, made if missing; null or absent: the vault's root. */
   folder?: string | null;
   noteCap?: number | null;
+  /** What an importer adds: see `ImportedNote`. */
+  imported?: ImportedNote;
+}
+
+/**
+ * A note made from an imported item (a bookmark, an e-mail, a feed article).
+ * Its id is made from the item's own identity, so that importing the item
+ * again, on any machine, finds the same note instead of making another.
+ */
+export interface ImportedNote {
+  id: string;
+  /** The item's own date; a date after the import is taken as the import's, so that `created` is never after `updated`. */
+  created?: Date;
+  /** Frontmatter keys written after `id` and `title`, in this order (`source`, `source_url`, …). */
+  fields: Record<string, unknown>;
+  /** The original, kept beside the note under the note's name with this extension and named by its `attachment` key. */
+  attachment?: { extension: string; bytes: Buffer };
 }
 
 /** A write that would make a note larger than a note may be is refused before anything is written (it would be skipped, and vanish). */
@@ -51,20 +68,36 @@ export function createNote(
     const now = formatIso(clock.now());
     for (let attempt = 1; attempt < 10_000; attempt++) {
       const base = numberedName(name.base, attempt);
-      const vaultPath = folder === null ? `${base}.md` : `${folder}/${base}.md`;
+      const inFolder = (fileName: string): string => (folder === null ? fileName : `${folder}/${fileName}`);
+      const vaultPath = inFolder(`${base}.md`);
       // Case-insensitive file systems (macOS, Windows) would see these as one file.
       if (catalog.pathTakenIgnoringCase(vaultPath)) continue;
-      const frontmatter: Record<string, unknown> = { id: randomUUID() };
+      const imported = request.imported;
+      const frontmatter: Record<string, unknown> = { id: imported?.id ?? randomUUID() };
       // The title goes into the frontmatter only where the file name cannot hold it.
       if (request.title !== '' && base !== request.title) frontmatter.title = request.title;
-      frontmatter.created = now;
+      Object.assign(frontmatter, imported?.fields);
+      const createdAt = imported?.created;
+      frontmatter.created = createdAt !== undefined && createdAt.getTime() < clock.now().getTime() ? formatIso(createdAt) : now;
       frontmatter.updated = now;
+      const attachment = imported?.attachment;
+      const attachmentPath = attachment === undefined ? undefined : inFolder(`${base}.${attachment.extension}`);
+      if (attachmentPath !== undefined) frontmatter.attachment = attachmentPath;
       // A fresh block, so that text which itself begins with `---` stays body.
       const content = setFrontmatterKeys('', frontmatter) + request.text;
       assertFits(content);
+      const attachmentFile = attachment === undefined ? undefined : path.join(realDir, `${base}.${attachment.extension}`);
+      try {
+        // The original first, so that a note never names an attachment that is not there.
+        if (attachmentFile !== undefined && attachment !== undefined) await files.createExclusive(attachmentFile, attachment.bytes);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw error;
+      }
       try {
         await files.createExclusive(path.join(realDir, `${base}.md`), content);
       } catch (error) {
+        if (attachmentFile !== undefined) await unlink(attachmentFile).catch(() => undefined);
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw error;
       }

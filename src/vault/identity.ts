@@ -81,3 +81,16 @@ export function challengerKeepsId(
   if (a !== b) return a < b;
   return challenger.path < holder.path;
 }
+
+/** The namespace of imported items' ids: a v5 UUID of "imported items" in the path namespace. */
+const IMPORT_NAMESPACE = uuidBytes(uuidV5(PATH_NAMESPACE, 'imported items'));
+
+/**
+ * The id of the note made from an imported item (`kind`: bookmark, email,
+ * feed; `key`: the item's own identity, such as a Message-ID). The same item
+ * gives the same id on every machine and every run, so importing it again
+ * finds its note, wherever the person has moved it since.
+ */
+export function importedItemId(kind: string, key: string): string {
+  return uuidV5(IMPORT_NAMESPACE, `${kind}\0${key.normalize('NFC')}`);
+}
