@@ -8,7 +8,7 @@
  * and do not import each other. `node:` built-ins and npm packages may be
  * imported anywhere.
  */
-const LAYERS = [['files'], ['vault'], ['review'], ['index', 'watch'], ['access'], ['tools'], ['server'], ['cli']];
+const LAYERS = [['files'], ['vault'], ['review'], ['index', 'watch', 'import'], ['access'], ['tools'], ['server'], ['cli']];
 
 const KNOWN = LAYERS.flat();
 

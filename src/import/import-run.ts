@@ -1,0 +1,154 @@
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { dexiDir } from '../files/dexi-dir.js';
+import { DexiError, NoteCapError } from '../vault/errors.js';
+import { importedItemId } from '../vault/identity.js';
+import type { ImportedNote } from '../vault/create.js';
+import type { Source } from '../vault/note.js';
+import type { Vault } from '../vault/vault.js';
+
+export type ImportKind = Exclude<Source, 'note'>;
+
+/** One item to become a note: what every importer hands to `ImportRun.add`. */
+export interface ImportItem {
+  kind: ImportKind;
+  /** The item's own identity (a bookmark's address, a Message-ID, a feed article's id): the same item gives the same note id. */
+  key: string;
+  title: string;
+  /** Markdown. */
+  body: string;
+  /** Vault-relative; made if missing. */
+  folder: string;
+  /** Frontmatter after `id` and `title`, in order. */
+  fields: Record<string, unknown>;
+  created?: Date;
+  attachment?: ImportedNote['attachment'];
+}
+
+/** Where an item stands before it is imported. */
+export type ItemState = 'new' | 'present' | 'deleted';
+
+/** The record of every note an import made, by id, one per line: `.dexi/imported.txt`. */
+export function importedListFile(vaultRoot: string): string {
+  return path.join(dexiDir(vaultRoot), 'imported.txt');
+}
+
+export class ImportStoppedError extends DexiError {}
+
+/**
+ * One run of an importer over the vault. It decides, for every item, whether
+ * it is new: an item whose note is in the vault (by the id made from the
+ * item, wherever the note has been moved; for a bookmark also a note of the
+ * same address, such as one saved by Obsidian Web Clipper) is left as it is,
+ * so a note the person has edited is never overwritten; an item whose note
+ * an earlier import made and the person has deleted since stays deleted
+ * (`.dexi/imported.txt` remembers it), so pulling a feed again does not
+ * bring back the articles they threw away. Every note is written through
+ * the vault's own create: atomic, never over a file, within the note cap.
+ */
+export class ImportRun {
+  readonly counts = { added: 0, present: 0, deleted: 0, failed: 0 };
+  private urls: Set<string> | undefined;
+
+  private constructor(
+    private readonly vault: Vault,
+    private readonly imported: Set<string>,
+    private readonly options: { noteCap: number | null },
+  ) {}
+
+  get root(): string {
+    return this.vault.root;
+  }
+
+  /** Start a run on a vault that has been read. */
+  static async start(vault: Vault, options: { noteCap: number | null }): Promise<ImportRun> {
+    let text = '';
+    try {
+      text = await readFile(importedListFile(vault.root), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const ids = new Set(text.split('\n').filter((line) => line.length > 0));
+    return new ImportRun(vault, ids, options);
+  }
+
+  /** The id the item's note has, or would have. */
+  static idOf(kind: ImportKind, key: string): string {
+    return importedItemId(kind, key);
+  }
+
+  /** Whether the item still needs importing; asked before costly work such as fetching a bookmark's page. */
+  state(kind: ImportKind, key: string, url?: string): ItemState {
+    const id = importedItemId(kind, key);
+    if (this.vault.get(id) !== undefined) return 'present';
+    if (url !== undefined && kind === 'bookmark' && this.bookmarkedUrls().has(url)) return 'present';
+    if (this.imported.has(id)) return 'deleted';
+    return 'new';
+  }
+
+  /** Every address the vault's bookmarks point at, Web Clipper's included; gathered once a run. */
+  private bookmarkedUrls(): Set<string> {
+    if (this.urls) return this.urls;
+    this.urls = new Set();
+    for (const record of this.vault.all()) {
+      if (record.source !== 'bookmark' || record.sourceUrl === undefined) continue;
+      this.urls.add(record.sourceUrl);
+      try {
+        this.urls.add(new URL(record.sourceUrl).href);
+      } catch {
+        // Not an address URL can read: compared as written.
+      }
+    }
+    return this.urls;
+  }
+
+  /**
+   * Import one item, unless it is present or was deleted. A note the vault
+   * refuses (too large, an unusable folder) is counted as failed and its
+   * reason returned; reaching the note cap stops the run.
+   */
+  async add(item: ImportItem): Promise<{ state: ItemState; path?: string; problem?: string }> {
+    const url = typeof item.fields.source_url === 'string' ? item.fields.source_url : undefined;
+    const state = this.state(item.kind, item.key, url);
+    if (state !== 'new') {
+      this.counts[state]++;
+      return { state };
+    }
+    const id = importedItemId(item.kind, item.key);
+    const imported: ImportedNote = { id, fields: item.fields };
+    if (item.created !== undefined) imported.created = item.created;
+    if (item.attachment !== undefined) imported.attachment = item.attachment;
+    try {
+      const note = await this.vault.create({ title: item.title, text: item.body, folder: item.folder, noteCap: this.options.noteCap, imported });
+      this.imported.add(id);
+      if (url !== undefined) this.urls?.add(url);
+      await this.remember(id);
+      this.counts.added++;
+      return { state: 'new', path: note.record.path };
+    } catch (error) {
+      if (error instanceof NoteCapError) throw new ImportStoppedError(`Stopped: ${error.message}`);
+      if (error instanceof DexiError) {
+        this.counts.failed++;
+        return { state: 'new', problem: error.message };
+      }
+      throw error;
+    }
+  }
+
+  /** Appended at once, so that a run stopped halfway still knows what it made. */
+  private async remember(id: string): Promise<void> {
+    const file = importedListFile(this.vault.root);
+    await mkdir(path.dirname(file), { recursive: true });
+    await appendFile(file, `${id}\n`);
+  }
+
+  /** "3 new notes, 2 already in the vault, 1 deleted since an earlier import and left deleted, 1 failed" (the parts that are not zero). */
+  describeCounts(): string {
+    const { added, present, deleted, failed } = this.counts;
+    const parts = [`${added.toLocaleString('en')} new ${added === 1 ? 'note' : 'notes'}`];
+    if (present > 0) parts.push(`${present.toLocaleString('en')} already in the vault`);
+    if (deleted > 0) parts.push(`${deleted.toLocaleString('en')} deleted since an earlier import and left deleted`);
+    if (failed > 0) parts.push(`${failed.toLocaleString('en')} could not be imported`);
+    return parts.join(', ');
+  }
+}
