@@ -126,7 +126,7 @@ export class ImportRun {
       this.counts.added++;
       return { state: 'new', path: note.record.path };
     } catch (error) {
-      if (error instanceof NoteCapError) throw new ImportStoppedError(`Stopped: ${error.message}`);
+      if (error instanceof NoteCapError) throw new ImportStoppedError(`Stopped after ${this.describeCounts()}: ${error.message}`);
       if (error instanceof DexiError) {
         this.counts.failed++;
         return { state: 'new', problem: error.message };

@@ -427,3 +427,20 @@ describe('feeds', () => {
     await expect(removeFeed(dir, `${site.base}/garden.xml`)).rejects.toThrow(/You follow no feeds yet\.$/);
   });
 });
+
+describe('the note cap', () => {
+  it('stops an import at the cap with a sentence that says how far it got', async () => {
+    const dir = await writeVault({ 'Welcome.md': 'Hello.\n', 'in/a.eml': mail('a', 'A', 'a'), 'in/b.eml': mail('b', 'B', 'b'), 'in/c.eml': mail('c', 'C', 'c') });
+    const harness = await connect({ dir });
+    try {
+      const run = await ImportRun.start(harness.runtime.own, { noteCap: 2 });
+      await expect(importEmail(run, { path: path.join(dir, 'in'), folder: 'Mail' }, collect())).rejects.toThrow(
+        /^Stopped after 1 new note: Note limit reached: this vault's plan allows 2 notes\./,
+      );
+      expect(await notesIn(dir, 'Mail')).toEqual(['A.md']);
+    } finally {
+      await harness.close();
+      await removeDir(dir);
+    }
+  });
+});
