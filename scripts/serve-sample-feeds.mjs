@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const dir = path.resolve(process.argv[2] ?? fileURLToPath(new URL('../sample-vault/Imports', import.meta.url)));
 const port = Number(process.argv[3] ?? 8765);
-const TYPES = { '.xml': 'application/rss+xml; charset=utf-8', '.atom': 'application/atom+xml; charset=utf-8', '.json': 'application/feed+json; charset=utf-8' };
+// No charset: a feed says its own in its XML declaration (JSON is UTF-8), and a header's would override it.
+const TYPES = { '.xml': 'application/rss+xml', '.atom': 'application/atom+xml', '.json': 'application/feed+json' };
 
 const server = createServer(async (request, response) => {
   const name = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname).replace(/^\/+/, '');

@@ -52,7 +52,8 @@ function mailboxes(addresses: Address[] | undefined): string[] {
   return out;
 }
 
-const KNOWN_FIELD = /^(?:from|to|date|subject|message-id)[ \t]*:/im;
+// A message some tools save without its envelope headers still says it is MIME: a version, or a multipart body.
+const KNOWN_FIELD = /^(?:(?:from|to|date|subject|message-id|mime-version)[ \t]*:|content-type[ \t]*:[ \t]*multipart\/)/im;
 // RFC 5322 field name: printable ASCII except the colon, then the colon.
 const FIELD_LINE = /^[!-9;-~]+[ \t]*:/;
 // postal-mime refuses header blocks past 2 MiB anyway; looking further would only read an attachment.
@@ -90,7 +91,7 @@ function refusal(bytes: Buffer): string | undefined {
   // Latin-1 maps each byte to one character, so the ASCII tests below see the bytes as they are.
   const block = head.subarray(0, end).toString('latin1');
   if (!FIELD_LINE.test(block) || !KNOWN_FIELD.test(block)) {
-    return 'This is not an e-mail message: it has no mail headers (From, To, Subject, Date or Message-ID).';
+    return 'This is not an e-mail message: it has no mail headers (From, To, Subject, Date, Message-ID or MIME-Version).';
   }
   return undefined;
 }

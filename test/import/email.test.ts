@@ -204,6 +204,12 @@ describe('parseEmail: one message as subject, people, date and a Markdown body',
     for (const [key] of entries.filter(([, value]) => value === undefined)) expect(message).not.toHaveProperty(key);
   });
 
+  it('reads a multipart message saved without its envelope headers', async () => {
+    const raw = Buffer.from('Content-Type: multipart/mixed;\n\tboundary="b"\n\n--b\nContent-Type: text/plain\n\nOnly a body.\n--b--\n');
+    const message = await parseEmail(raw);
+    expect(message).toMatchObject({ subject: '', to: [], body: 'Only a body.' });
+  });
+
   it('reads the Date as a point in time', async () => {
     const message = await parseEmail(mail(['From: ada@example.org', 'Date: Tue, 05 Mar 2024 11:30:00 +0100'], 'x'));
     expect(message.date?.toISOString()).toBe('2024-03-05T10:30:00.000Z');
@@ -211,7 +217,7 @@ describe('parseEmail: one message as subject, people, date and a Markdown body',
 });
 
 describe('parseEmail refuses bytes that are no e-mail, in a sentence', () => {
-  const noHeaders = 'This is not an e-mail message: it has no mail headers (From, To, Subject, Date or Message-ID).';
+  const noHeaders = 'This is not an e-mail message: it has no mail headers (From, To, Subject, Date, Message-ID or MIME-Version).';
   const cases: [string, Buffer, string][] = [
     ['empty', Buffer.alloc(0), 'This is not an e-mail message: it is empty.'],
     ['only blank lines', Buffer.from('\r\n\r\n  \n'), 'This is not an e-mail message: it is empty.'],
@@ -219,6 +225,7 @@ describe('parseEmail refuses bytes that are no e-mail, in a sentence', () => {
     ['prose', Buffer.from('Dear diary,\n\nToday: nothing much. From now on I shall write daily.\nSubject: none.\n'), noHeaders],
     ['prose whose first line has a colon', Buffer.from('Shopping list: eggs, milk\nbread\n'), noHeaders],
     ['headers, but none of a mail', Buffer.from('Content-Type: text/plain\n\nhello\n'), noHeaders],
+    ['a header block of another format', Buffer.from('Host: example.com\nAccept: */*\n\n'), noHeaders],
     ['an Outlook .msg', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]), 'This is an Outlook .msg file, not an e-mail message in the standard format: save it from Outlook as .eml, or export the folder as mbox, and import that.'],
   ];
   it.each(cases)('%s', async (_what, raw, sentence) => {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/vault/catalog.js';
+import type { NoteRecord } from '../../src/vault/note.js';
+
+const record = (id: string, path: string): NoteRecord => ({
+  id,
+  path,
+  folder: path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null,
+  title: id,
+  source: 'note',
+  createdMs: 1000,
+  updatedMs: 2000,
+  tags: [],
+  snippet: '',
+  shared: false,
+  broken: false,
+  size: 10,
+  mtimeMs: 2000,
+  ctimeMs: 2000,
+  ino: 1,
+  birthtimeMs: 1000,
+  hash: `hash-${id}`,
+});
+
+type Step = ['place' | 'unplace', string, string] | ['ask', string, boolean];
+
+describe('Catalog.pathTakenIgnoringCase: kept in step once asked', () => {
+  const cases: [string, Step[]][] = [
+    ['another case of a path', [['place', 'a', 'Notes/Plan.md'], ['ask', 'notes/PLAN.md', true], ['ask', 'Notes/Plan 2.md', false]]],
+    ['another normalisation', [['place', 'a', 'Cafe\u0301.md'], ['ask', 'CAFÉ.md', true]]],
+    ['placed after the first ask', [['ask', 'x.md', false], ['place', 'x', 'X.md'], ['ask', 'x.md', true]]],
+    ['removed after the first ask', [['place', 'x', 'X.md'], ['ask', 'x.md', true], ['unplace', 'x', 'X.md'], ['ask', 'x.md', false]]],
+    ['moved: the old path is free', [['place', 'x', 'A/X.md'], ['ask', 'a/x.md', true], ['place', 'x', 'B/X.md'], ['ask', 'a/x.md', false], ['ask', 'b/x.md', true]]],
+    ['two paths that fold alike: taken until both are gone', [['place', 'x', 'X.md'], ['place', 'y', 'x.md'], ['ask', 'X.MD', true], ['unplace', 'x', 'X.md'], ['ask', 'X.MD', true], ['unplace', 'y', 'x.md'], ['ask', 'X.MD', false]]],
+    ['placed again at the same path: counted once', [['place', 'x', 'X.md'], ['ask', 'x.md', true], ['place', 'x', 'X.md'], ['unplace', 'x', 'X.md'], ['ask', 'x.md', false]]],
+    ['an unplace of a path another note holds changes nothing', [['place', 'x', 'X.md'], ['ask', 'x.md', true], ['unplace', 'y', 'X.md'], ['ask', 'x.md', true]]],
+  ];
+  it.each(cases)('%s', (_name, steps) => {
+    const catalog = new Catalog();
+    for (const step of steps) {
+      if (step[0] === 'ask') expect(catalog.pathTakenIgnoringCase(step[1]), step[1]).toBe(step[2]);
+      else if (step[0] === 'place') catalog.place(record(step[1], step[2]));
+      else catalog.unplace(record(step[1], step[2]));
+    }
+  });
+});
