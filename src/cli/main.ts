@@ -250,6 +250,7 @@ async function importCommand(config: ImportConfig): Promise<void> {
     if (config.kind === 'bookmarks') await importBookmarks(run, { file: config.input, folder: config.folder, fetchPages: config.fetch }, cliReport('Importing bookmarks'));
     else await importEmail(run, { path: config.input, folder: config.folder }, cliReport('Importing messages'));
   } finally {
+    await run.close();
     await runtime.close();
   }
 }
@@ -280,6 +281,7 @@ async function feedsCommand(config: FeedsConfig): Promise<void> {
       report.finish(describePull(await pullFeeds(run, report, () => new Date())));
     }
   } finally {
+    await run.close();
     await runtime.close();
   }
 }
@@ -297,8 +299,12 @@ function pullFeedsWhileServing(runtime: Runtime, minutes: number): { stop(): Pro
   const pull = async (): Promise<void> => {
     try {
       const run = await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap });
-      const summary = await pullFeeds(run, report, () => systemClock.now());
-      if (summary.feeds > 0) log(describePull(summary));
+      try {
+        const summary = await pullFeeds(run, report, () => systemClock.now());
+        if (summary.feeds > 0) log(describePull(summary));
+      } finally {
+        await run.close();
+      }
     } catch (error) {
       log(`Pulling the feeds failed: ${(error as Error).message}`);
     }

@@ -22,7 +22,8 @@ export function tempPathFor(target: string, dir = path.dirname(target)): string 
   return path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}-${hint}`);
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether a process with this id exists (it may be another user's). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,5 +1,6 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { processIsAlive } from '../files/atomic.js';
 import { dexiDir } from '../files/dexi-dir.js';
 import { DexiError, NoteCapError } from '../vault/errors.js';
 import { importedItemId } from '../vault/identity.js';
@@ -35,6 +36,43 @@ export function importedListFile(vaultRoot: string): string {
 
 export class ImportStoppedError extends DexiError {}
 
+export function importLockFile(vaultRoot: string): string {
+  return path.join(dexiDir(vaultRoot), 'import.lock');
+}
+
+/**
+ * `.dexi/import.lock`, holding the importing process's id. Two processes
+ * importing the same items at once (a `feeds pull` beside a server that
+ * pulls) would each find an article new and write it twice, as two files
+ * with one id; within one process the vault's create lock orders them. A
+ * lock whose process is gone (a crash) is taken over.
+ */
+async function holdImportLock(vaultRoot: string): Promise<void> {
+  const file = importLockFile(vaultRoot);
+  await mkdir(path.dirname(file), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+    if (holder === process.pid) return;
+    if (Number.isInteger(holder) && holder > 0 && processIsAlive(holder)) {
+      throw new ImportStoppedError(`Another dexi-vault command (process ${holder}) is importing into this vault; try again when it has finished.`);
+    }
+    await unlink(file).catch(() => undefined);
+  }
+  throw new ImportStoppedError(`Could not take ${file}; if no dexi-vault command is importing, delete it and try again.`);
+}
+
+async function releaseImportLock(vaultRoot: string): Promise<void> {
+  const file = importLockFile(vaultRoot);
+  const holder = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  if (holder === process.pid) await unlink(file).catch(() => undefined);
+}
+
 /**
  * One run of an importer over the vault. It decides, for every item, whether
  * it is new: an item whose note is in the vault (by the id made from the
@@ -60,8 +98,12 @@ export class ImportRun {
     return this.vault.root;
   }
 
-  /** Start a run on a vault that has been read. */
+  /**
+   * Start a run on a vault that has been read. One process imports into a
+   * vault at a time (see `holdImportLock`); `close` lets the next one in.
+   */
   static async start(vault: Vault, options: { noteCap: number | null }): Promise<ImportRun> {
+    await holdImportLock(vault.root);
     let text = '';
     try {
       text = await readFile(importedListFile(vault.root), 'utf8');
@@ -72,9 +114,9 @@ export class ImportRun {
     return new ImportRun(vault, ids, options);
   }
 
-  /** The id the item's note has, or would have. */
-  static idOf(kind: ImportKind, key: string): string {
-    return importedItemId(kind, key);
+  /** The run is over: another process may import into the vault. */
+  async close(): Promise<void> {
+    await releaseImportLock(this.vault.root);
   }
 
   /** Whether the item still needs importing; asked before costly work such as fetching a bookmark's page. */

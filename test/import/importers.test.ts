@@ -444,3 +444,27 @@ describe('the note cap', () => {
     }
   });
 });
+
+describe('one import at a time', () => {
+  it('refuses while another live process imports, takes over a crashed one, and lets the next run in once closed', async () => {
+    const dir = await writeVault({ 'Welcome.md': 'Hello.\n' });
+    const harness = await connect({ dir });
+    const lock = path.join(dir, '.dexi', 'import.lock');
+    try {
+      // The test's parent process is alive and is not this one.
+      await writeFile(lock, `${process.ppid}\n`);
+      await expect(ImportRun.start(harness.runtime.own, { noteCap: null })).rejects.toThrow(
+        `Another dexi-vault command (process ${process.ppid}) is importing into this vault; try again when it has finished.`,
+      );
+      // No process has this id: a run that crashed.
+      await writeFile(lock, '2147483646\n');
+      const run = await ImportRun.start(harness.runtime.own, { noteCap: null });
+      expect((await readFile(lock, 'utf8')).trim()).toBe(String(process.pid));
+      await run.close();
+      expect(await exists(lock)).toBe(false);
+    } finally {
+      await harness.close();
+      await removeDir(dir);
+    }
+  });
+});
