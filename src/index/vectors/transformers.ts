@@ -5,6 +5,27 @@ import { chunkText } from './chunking.js';
 import { normalizeInPlace, type Embedder } from './embedding.js';
 import { embedRequestedWindows, type WindowRequest, type WindowVector } from './windows.js';
 
+/**
+ * transformers.js is an optional peer of dexi-vault, installed only by those
+ * who ask for another model: it brings ONNX Runtime, whose install script
+ * downloads from outside the npm registry, so the default install (which
+ * runs the bundled USE-lite model) must not pull it in.
+ */
+async function importTransformers(model: string): Promise<typeof import('@huggingface/transformers')> {
+  try {
+    return await import('@huggingface/transformers');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Only transformers.js itself missing; a broken install of it says what it says.
+    const missing = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && (error as Error).message.includes("'@huggingface/transformers'");
+    if (!missing) throw error;
+    throw new Error(
+      `The model "${model}" needs transformers.js, which is not installed. Install it beside dexi-vault (npm install @huggingface/transformers, ` +
+        'with -g if dexi-vault is installed globally), or serve with the built-in model (--model use-lite).',
+    );
+  }
+}
+
 /** Texts per model call: every text in a call is padded to the longest. */
 const BATCH = 16;
 
@@ -32,7 +53,7 @@ export class TransformersEmbedder implements Embedder {
   ) {}
 
   static async load(model: string, options: TransformersEmbedderOptions = {}): Promise<TransformersEmbedder> {
-    const { pipeline, env } = await import('@huggingface/transformers');
+    const { pipeline, env } = await importTransformers(model);
     const localDir = await asDirectory(model);
     const pretrained: Record<string, unknown> = {};
     if (options.dtype !== undefined) pretrained['dtype'] = options.dtype;

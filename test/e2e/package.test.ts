@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import { access, mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDir, tempDir } from '../helpers.js';
+import { startStdioServer } from '../support/stdio-server.js';
+import { eventually, ROOT, run, TOOL_NAMES } from './process.js';
+
+/**
+ * The package as a person installs it: `npm pack`, then an install of the
+ * tarball into an empty prefix from the registry, with install scripts run
+ * as npm runs them for anyone (the repository's own `allowScripts` does not
+ * reach a user's install). A file missing from `files`, a runtime import of
+ * a dev-only package or a step that works only inside the repository fails
+ * here. The install takes a minute or two: hnswlib-node builds from source.
+ */
+
+const exec = promisify(execFile);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+describe('the packed package, installed as a user installs it', () => {
+  let dir: string;
+  let prefix: string;
+  let installed: string;
+
+  beforeAll(async () => {
+    dir = await tempDir('dexi-package-');
+    const { stdout } = await exec(npm, ['pack', '--json', '--pack-destination', dir, '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+    const [packed] = JSON.parse(stdout) as { filename: string }[];
+    if (packed === undefined) throw new Error('npm pack made no tarball');
+    prefix = path.join(dir, 'prefix');
+    await mkdir(prefix);
+    // An empty project of its own, so that nothing of the repository (its lockfile, its .npmrc) takes part.
+    await writeFile(path.join(prefix, 'package.json'), '{"name": "someone-else", "private": true}\n');
+    await exec(npm, ['install', '--no-audit', '--no-fund', '--loglevel=error', path.join(dir, packed.filename)], { cwd: prefix, timeout: 15 * 60_000, maxBuffer: 64 * 1024 * 1024 });
+    installed = path.join(prefix, 'node_modules', 'dexi-vault');
+  }, 16 * 60_000);
+
+  afterAll(async () => {
+    await removeDir(dir);
+  });
+
+  it('installs without transformers.js or ONNX Runtime, whose install script downloads from outside the registry', async () => {
+    const modules = await readdir(path.join(prefix, 'node_modules'));
+    expect(modules).toContain('dexi-vault');
+    expect(modules).not.toContain('onnxruntime-node');
+    await expect(access(path.join(prefix, 'node_modules', '@huggingface', 'transformers'))).rejects.toThrow();
+    await expect(access(path.join(installed, 'src'))).rejects.toThrow();
+  });
+
+  it('runs from the install: --version, and a stdio session that lists every tool', async () => {
+    const bin = path.join(prefix, 'node_modules', '.bin', 'dexi-vault');
+    const version = await run(bin, ['--version'], { cwd: prefix });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const vault = path.join(dir, 'vault');
+    await mkdir(vault);
+    await writeFile(path.join(vault, 'Hello.md'), '# Hello\n\nA first note about tomatoes.\n');
+    const server = await startStdioServer({ args: [path.join(installed, 'dist', 'app', 'dexi-vault.js'), 'serve', '--vault', vault], cwd: prefix, clientName: 'package-test' });
+    try {
+      const { tools } = await server.client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
+      const found = await server.call('search_notes', { query: 'tomatoes' });
+      expect((found.structuredContent as { items: { title: string }[] }).items.map((item) => item.title)).toEqual(['Hello']);
+      // The default model ships in the package: semantic search works offline, once the note is embedded.
+      const meaning = await eventually(
+        async () => {
+          const result = await server.call('semantic_search', { query: 'growing vegetables' });
+          const answer = result.structuredContent as { items?: { title: string }[]; indexing?: unknown } | undefined;
+          // Every note embedded: no `indexing` left in the answer.
+          return answer?.items !== undefined && answer.indexing === undefined ? answer.items : undefined;
+        },
+        60_000,
+        'semantic search from the installed package',
+      );
+      expect(meaning.map((item) => item.title)).toEqual(['Hello']);
+    } finally {
+      await server.client.close();
+    }
+  }, 90_000);
+
+  it('says in a sentence that another model needs transformers.js, and serves on without semantic search', async () => {
+    const vault = path.join(dir, 'vault');
+    const server = await startStdioServer({
+      args: [path.join(installed, 'dist', 'app', 'dexi-vault.js'), 'serve', '--vault', vault, '--model', 'Xenova/all-MiniLM-L6-v2'],
+      cwd: prefix,
+      clientName: 'package-test',
+    });
+    try {
+      await server.stderrMatching(/The model "Xenova\/all-MiniLM-L6-v2" needs transformers\.js, which is not installed\./, 30_000);
+      const found = await server.call('search_notes', { query: 'tomatoes' });
+      expect(found.isError).toBeFalsy();
+    } finally {
+      await server.client.close();
+    }
+  });
+});
