@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { folderPathProblem } from '../files/paths.js';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
@@ -203,8 +204,11 @@ function parseOptions(args: readonly string[], options: NonNullable<ParseArgsCon
 
 function folderOption(value: string | boolean | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const folder = String(value).trim().replace(/^\/+|\/+$/g, '');
+  const folder = String(value).trim().replace(/\/+$/g, '');
   if (folder === '') throw usage('--folder needs a folder of the vault, such as Reading/Web.');
+  // Checked once here, rather than refused again for every item imported into it.
+  const problem = folderPathProblem(folder);
+  if (problem) throw usage(`--folder takes a folder of the vault, such as Reading/Web; "${folder}" cannot be one: ${problem}.`);
   return folder;
 }
 
