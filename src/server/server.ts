@@ -8,6 +8,7 @@ import type { ToolContext, ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult } from './errors.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
+import { serveNotesAsResources } from './resources.js';
 
 export interface ServerOptions {
   name: string;
@@ -60,10 +61,16 @@ export function createMcpServer(options: ServerOptions): Server {
   // Per connection: one client cannot make the server run unbounded work at once.
   const gate = new CallGate(limits);
   const policy = context.view.policy;
+  // A connection that may not read has no notes to offer as resources.
+  const readable = hasScope(policy, 'notes:read');
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: { listChanged: false } }, ...(options.instructions === undefined ? {} : { instructions: options.instructions }) },
+    {
+      capabilities: { tools: { listChanged: false }, ...(readable ? { resources: {} } : {}) },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
   );
+  if (readable) serveNotesAsResources(server, context);
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.filter((tool) => hasScope(policy, tool.scope));

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noteUri } from '../../src/server/resources.js';
 import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
 import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from './fixture.js';
 
@@ -144,6 +145,34 @@ describe.each(CASES)('boundary: $name', (c) => {
     }
     // And none of those calls changed a file.
     for (const [rel, content] of Object.entries(before)) expect(await readFile(path.join(vaultDir, rel), 'utf8'), rel).toBe(content);
+  });
+
+  it('offers as resources exactly the inside notes, and reads an outside one as one that does not exist', async () => {
+    const uris: string[] = [];
+    let text = '';
+    let cursor: string | undefined;
+    do {
+      const page = await h.client.listResources(cursor === undefined ? {} : { cursor });
+      text += JSON.stringify(page);
+      uris.push(...page.resources.map((resource) => resource.uri));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    text += JSON.stringify(await h.client.listResourceTemplates());
+    for (const secret of forbiddenStrings(c)) expect(text, `resources leaked ${secret}`).not.toContain(secret);
+    expect(uris.sort()).toEqual(c.inside.map((n) => noteUri(id(n))).sort());
+    const failure = async (uri: string): Promise<string> =>
+      h.client.readResource({ uri }).then(
+        (result) => JSON.stringify(result),
+        (error: unknown) => (error as Error).message,
+      );
+    const baseline = (await failure(noteUri(id(999)))).split(id(999)).join('<id>');
+    expect(baseline).toMatch(/Note not found/);
+    for (const n of c.outside) expect((await failure(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/read of ${id(n)}`).toBe(baseline);
+    for (const n of c.inside) {
+      const read = await h.client.readResource({ uri: noteUri(id(n)) });
+      const body = JSON.stringify(read);
+      for (const secret of forbiddenStrings(c)) expect(body, `resources/read ${id(n)} leaked ${secret}`).not.toContain(secret);
+    }
   });
 
   it('still sees every inside note', async () => {

@@ -143,4 +143,22 @@ describe('mcp-inspector --cli against the built server', () => {
     },
     TIMEOUT,
   );
+  it(
+    'resources/list lists the notes, and resources/read reads one of them',
+    async () => {
+      const listed = await inspect(['--method', 'resources/list']);
+      expect(listed.code, describeRun(listed)).toBe(0);
+      const { resources } = resultOf<{ resources: { uri: string; title: string; mimeType: string }[] }>(listed);
+      expect(resources.length).toBeGreaterThan(2);
+      const first = resources[0];
+      expect(first?.mimeType).toBe('text/markdown');
+      const read = await inspect(['--method', 'resources/read', '--uri', first?.uri ?? '']);
+      expect(read.code, describeRun(read)).toBe(0);
+      const { contents } = resultOf<{ contents: { uri: string; text: string; _meta: { title: string } }[] }>(read);
+      expect(contents[0]?.uri).toBe(first?.uri);
+      expect(contents[0]?._meta.title).toBe(first?.title);
+      expect(typeof contents[0]?.text).toBe('string');
+    },
+    TIMEOUT,
+  );
 });

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { noteIdOfUri, noteUri, RESOURCE_PAGE_SIZE } from '../../src/server/resources.js';
+import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+
+const opened: Harness[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((harness) => harness.close()));
+  await Promise.all(dirs.splice(0).map((dir) => removeDir(dir)));
+});
+
+async function open(files: Record<string, string>, options: Omit<Parameters<typeof connect>[0], 'dir'> = {}): Promise<Harness> {
+  const dir = await writeVault(files);
+  dirs.push(dir);
+  const harness = await connect({ dir, ...options });
+  opened.push(harness);
+  return harness;
+}
+
+describe('noteUri and noteIdOfUri', () => {
+  const cases: [string, string | undefined][] = [
+    [noteUri('0b7c6f2e-1f7a-4f4e-9f55-3d1c2b0a9e11'), '0b7c6f2e-1f7a-4f4e-9f55-3d1c2b0a9e11'],
+    [noteUri('an id/with ?odd# characters'), 'an id/with ?odd# characters'],
+    ['dexi-note://', undefined],
+    ['dexi-note://a/b', undefined],
+    ['dexi-note://%E0%A4%A', undefined],
+    ['file:///etc/passwd', undefined],
+    ['https://example.com/note', undefined],
+  ];
+  it.each(cases)('%s', (uri, id) => {
+    expect(noteIdOfUri(uri)).toBe(id);
+  });
+});
+
+describe('notes as resources', () => {
+  it('lists every note newest first, a page at a time, with its title and type', async () => {
+    const files: Record<string, string> = {};
+    const count = RESOURCE_PAGE_SIZE + 30;
+    for (let i = 0; i < count; i++) {
+      const updated = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+      files[`Notes/n${String(i).padStart(3, '0')}.md`] = `---\ntitle: Note ${i}\nupdated: ${updated}\ncreated: ${updated}\n---\nBody ${i}.\n`;
+    }
+    const h = await open(files);
+    const first = await h.client.listResources();
+    expect(first.resources).toHaveLength(RESOURCE_PAGE_SIZE);
+    expect(first.nextCursor).toBeDefined();
+    const second = await h.client.listResources({ cursor: first.nextCursor as string });
+    expect(second.nextCursor).toBeUndefined();
+    const all = [...first.resources, ...second.resources];
+    expect(all.map((resource) => resource.title)).toEqual(Array.from({ length: count }, (_, i) => `Note ${count - 1 - i}`));
+    expect(new Set(all.map((resource) => resource.uri)).size).toBe(count);
+    expect(all[0]).toMatchObject({ name: `Notes/n${count - 1}.md`, mimeType: 'text/markdown', description: `Body ${count - 1}.`, annotations: { lastModified: expect.stringMatching(/^2026-01-01T02:09:00/) } });
+    await expect(h.client.listResources({ cursor: 'not-a-cursor' })).rejects.toThrow(/This cursor was not given by this server; list the resources again from the first page\./);
+  });
+
+  it('reads a note as its Markdown body, with its title, the same text get_note gives', async () => {
+    const h = await open({ 'Plan.md': '---\ntitle: The plan\ntags: [work]\n---\n# Steps\n\n- one\n- two\n' });
+    const [resource] = (await h.client.listResources()).resources;
+    const read = await h.client.readResource({ uri: resource?.uri as string });
+    const note = await h.ok<{ id: string; text: string }>('get_note', { note_id: noteIdOfUri(resource?.uri as string) });
+    expect(read.contents).toEqual([{ uri: noteUri(note.id), mimeType: 'text/markdown', text: note.text, _meta: { title: 'The plan', path: 'Plan.md', updated: expect.any(String) } }]);
+    expect(note.text).toBe('# Steps\n\n- one\n- two\n');
+  });
+
+  it('offers one template, a note by id', async () => {
+    const h = await open({ 'A.md': 'a\n' });
+    const { resourceTemplates } = await h.client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'dexi-note://{note_id}', mimeType: 'text/markdown' })]);
+  });
+
+  it('answers a URI that names no note, or a note that is gone, in a sentence', async () => {
+    const h = await open({ 'A.md': 'a\n' });
+    await expect(h.client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow('"file:///etc/passwd" is not a note of this server; note resources look like dexi-note://NOTE_ID.');
+    await expect(h.client.readResource({ uri: noteUri('no-such-note') })).rejects.toThrow(/Note not found/);
+  });
+
+  it("shows a teammate's shared note by its title, never its path", async () => {
+    const teammate = await writeVault({ 'Private/Folder/Shared idea.md': '---\nshared: true\ntitle: Shared idea\n---\nOpen to all.\n', 'Secret.md': 'Not shared.\n' });
+    dirs.push(teammate);
+    const h = await open({ 'Mine.md': 'mine\n' }, { shared: [{ owner: 'alice', dir: teammate }] });
+    const { resources } = await h.client.listResources();
+    const shared = resources.find((resource) => resource.title === 'Shared idea');
+    expect(shared?.name).toBe('Shared idea');
+    expect(JSON.stringify(resources)).not.toContain('Private/Folder');
+    expect(JSON.stringify(resources)).not.toContain('Secret');
+    const read = await h.client.readResource({ uri: shared?.uri as string });
+    expect(read.contents[0]).toMatchObject({ text: 'Open to all.\n', _meta: { title: 'Shared idea', owner: 'alice' } });
+  });
+
+  it('offers no resources to a connection that may not read', async () => {
+    const h = await open({ 'A.md': 'a\n' }, { scopes: ['notes:write'] });
+    expect(h.client.getServerCapabilities()?.resources).toBeUndefined();
+    await expect(h.client.listResources()).rejects.toThrow();
+  });
+});
