@@ -5,11 +5,14 @@ import {
   ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VisibleNote } from '../access/view.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
+import type { NoteRecord } from '../vault/note.js';
 import { formatIso } from '../vault/time.js';
 
 /**
@@ -71,8 +74,12 @@ function offsetOf(cursor: string | undefined): number {
   return Number(cursor);
 }
 
-/** Answer `resources/list`, `resources/templates/list` and `resources/read` for this connection. */
-export function serveNotesAsResources(server: Server, context: ToolContext): void {
+/**
+ * Answer `resources/list`, `resources/templates/list`, `resources/read` and
+ * `resources/subscribe` for this connection. Returns what stops it listening
+ * to the vault, for when the connection closes.
+ */
+export function serveNotesAsResources(server: Server, context: ToolContext): () => void {
   const { view } = context;
   // A one-shot client asks at once after initialize: wait for the first read of the vault, as a tool call does.
   const ready = (): Promise<void> =>
@@ -99,10 +106,14 @@ export function serveNotesAsResources(server: Server, context: ToolContext): voi
       },
     ],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const { uri } = request.params;
+  const idOf = (uri: string): string => {
     const id = noteIdOfUri(uri);
     if (id === undefined) throw new McpError(ErrorCode.InvalidParams, `"${uri}" is not a note of this server; note resources look like ${SCHEME}NOTE_ID.`);
+    return id;
+  };
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const id = idOf(uri);
     await ready();
     try {
       const note = await view.read(id);
@@ -116,4 +127,45 @@ export function serveNotesAsResources(server: Server, context: ToolContext): voi
       throw error;
     }
   });
+
+  // Subscriptions: the ids of the notes this client follows. Only notes it
+  // may see can be followed, and a change is told only of those; a note that
+  // leaves its view (deleted, moved or retagged out of the boundary) is told
+  // once, as changed, and then no longer followed.
+  const followed = new Set<string>();
+  const tell = (id: string): void => {
+    server.sendResourceUpdated({ uri: noteUri(id) }).catch(() => undefined);
+  };
+  const onNote = (record: NoteRecord): void => {
+    if (!followed.has(record.id)) return;
+    if (view.find(record.id) === undefined) followed.delete(record.id);
+    tell(record.id);
+  };
+  const onRemoved = (record: NoteRecord): void => {
+    if (!followed.delete(record.id)) return;
+    tell(record.id);
+  };
+  const vaults = view.searchableVaults();
+  for (const vault of vaults) {
+    vault.on('note', onNote);
+    vault.on('removed', onRemoved);
+  }
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    const id = idOf(request.params.uri);
+    await ready();
+    if (view.find(id) === undefined) throw new McpError(-32002, 'Note not found', { uri: request.params.uri });
+    followed.add(id);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    followed.delete(idOf(request.params.uri));
+    return {};
+  });
+  return () => {
+    for (const vault of vaults) {
+      vault.off('note', onNote);
+      vault.off('removed', onRemoved);
+    }
+    followed.clear();
+  };
 }

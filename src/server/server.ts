@@ -66,11 +66,15 @@ export function createMcpServer(options: ServerOptions): Server {
   const server = new Server(
     { name: options.name, version: options.version },
     {
-      capabilities: { tools: { listChanged: false }, ...(readable ? { resources: {} } : {}) },
+      capabilities: { tools: { listChanged: false }, ...(readable ? { resources: { subscribe: true, listChanged: false } } : {}) },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
-  if (readable) serveNotesAsResources(server, context);
+  if (readable) {
+    const stopResources = serveNotesAsResources(server, context);
+    // Transports set their own onclose after this (stdio.ts chains onto it): the vault listeners go with the connection.
+    server.onclose = stopResources;
+  }
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.filter((tool) => hasScope(policy, tool.scope));

@@ -10,7 +10,11 @@ export async function serveStdio(server: Server, instructions?: () => string): P
   const stdio = new StdioServerTransport();
   const transport = instructions ? new LiveInstructionsTransport(stdio, instructions) : stdio;
   const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
+    const previous = server.onclose;
+    server.onclose = () => {
+      previous?.();
+      resolve();
+    };
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);

@@ -168,6 +168,14 @@ describe.each(CASES)('boundary: $name', (c) => {
     const baseline = (await failure(noteUri(id(999)))).split(id(999)).join('<id>');
     expect(baseline).toMatch(/Note not found/);
     for (const n of c.outside) expect((await failure(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/read of ${id(n)}`).toBe(baseline);
+    const refusal = async (uri: string): Promise<string> =>
+      h.client.subscribeResource({ uri }).then(
+        (result) => JSON.stringify(result),
+        (error: unknown) => (error as Error).message,
+      );
+    const unknownRefusal = (await refusal(noteUri(id(999)))).split(id(999)).join('<id>');
+    expect(unknownRefusal).toMatch(/Note not found/);
+    for (const n of c.outside) expect((await refusal(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/subscribe of ${id(n)}`).toBe(unknownRefusal);
     for (const n of c.inside) {
       const read = await h.client.readResource({ uri: noteUri(id(n)) });
       const body = JSON.stringify(read);

@@ -1,6 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noteIdOfUri, noteUri, RESOURCE_PAGE_SIZE } from '../../src/server/resources.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
 
 const opened: Harness[] = [];
 const dirs: string[] = [];
@@ -85,6 +88,46 @@ describe('notes as resources', () => {
     expect(JSON.stringify(resources)).not.toContain('Secret');
     const read = await h.client.readResource({ uri: shared?.uri as string });
     expect(read.contents[0]).toMatchObject({ text: 'Open to all.\n', _meta: { title: 'Shared idea', owner: 'alice' } });
+  });
+
+  it('tells a subscriber when its note changes on disk or through a tool, and stops when it unsubscribes', async () => {
+    const h = await open({ 'Followed.md': 'one\n', 'Other.md': 'other\n' });
+    const updates: string[] = [];
+    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+    });
+    const { resources } = await h.client.listResources();
+    const followed = resources.find((resource) => resource.name === 'Followed.md')?.uri as string;
+    await h.client.subscribeResource({ uri: followed });
+    // Another program edits the file: told within a second (the watcher's promise for every tool).
+    await writeFile(path.join(h.dir, 'Followed.md'), 'one, edited outside\n');
+    await waitFor(() => updates.length >= 1, 5000, 'the update of an outside edit');
+    // A tool's edit, and an edit of a note not followed.
+    await h.ok('update_note', { note_id: noteIdOfUri(followed), mode: 'append', text: 'two' });
+    await waitFor(() => updates.length >= 2, 5000, 'the update of a tool edit');
+    await writeFile(path.join(h.dir, 'Other.md'), 'other, edited\n');
+    await h.client.unsubscribeResource({ uri: followed });
+    await writeFile(path.join(h.dir, 'Followed.md'), 'three\n');
+    // Both edits have been taken in (searchable) before the count is checked.
+    await waitFor(async () => ((await h.ok<{ items: unknown[] }>('search_notes', { query: 'three' })).items.length === 1 ? true : undefined), 2000, 'the last edit');
+    await waitFor(async () => ((await h.ok<{ items: unknown[] }>('search_notes', { query: 'other edited' })).items.length === 1 ? true : undefined), 2000, 'the other edit');
+    expect(updates.every((uri) => uri === followed)).toBe(true);
+    expect(updates.length).toBeLessThanOrEqual(3);
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('tells once when a followed note is deleted, and refuses to follow a note that does not exist', async () => {
+    const h = await open({ 'Gone.md': 'soon gone\n' });
+    const updates: string[] = [];
+    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+    });
+    const [resource] = (await h.client.listResources()).resources;
+    await h.client.subscribeResource({ uri: resource?.uri as string });
+    await h.ok('delete_note', { note_id: noteIdOfUri(resource?.uri as string) });
+    await waitFor(() => updates.length === 1, 5000, 'the update of a deletion');
+    await expect(h.client.subscribeResource({ uri: noteUri('no-such-note') })).rejects.toThrow(/Note not found/);
+    await expect(h.client.subscribeResource({ uri: 'https://example.com/' })).rejects.toThrow(/is not a note of this server/);
   });
 
   it('offers no resources to a connection that may not read', async () => {
