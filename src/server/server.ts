@@ -8,6 +8,7 @@ import type { ToolContext, ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult } from './errors.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
+import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
 
 export interface ServerOptions {
@@ -66,11 +67,15 @@ export function createMcpServer(options: ServerOptions): Server {
   const server = new Server(
     { name: options.name, version: options.version },
     {
-      capabilities: { tools: { listChanged: false }, ...(readable ? { resources: { subscribe: true, listChanged: false } } : {}) },
+      capabilities: {
+        tools: { listChanged: false },
+        ...(readable ? { resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {} } : {}),
+      },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
   if (readable) {
+    serveAsPrompts(server, context);
     const stopResources = serveNotesAsResources(server, context);
     // Transports set their own onclose after this (stdio.ts chains onto it): the vault listeners go with the connection.
     server.onclose = stopResources;

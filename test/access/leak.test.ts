@@ -183,6 +183,24 @@ describe.each(CASES)('boundary: $name', (c) => {
     }
   });
 
+  it('completes and fills prompts from inside only: no outside folder or tag is offered, and one named reads as unknown', async () => {
+    let text = JSON.stringify(await h.client.listPrompts());
+    for (const [prompt, argument] of [['weekly-digest', 'folder'], ['tidy-inbox', 'folder'], ['review-session', 'deck']] as const) {
+      for (const value of ['', '#', 'h', 'w', 'Hid', '#s', '#d', '@']) {
+        text += JSON.stringify(await h.client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }));
+      }
+    }
+    for (const secret of forbiddenStrings(c)) expect(text, `prompts leaked ${secret}`).not.toContain(secret);
+    const failure = (folder: string): Promise<string> =>
+      h.client.getPrompt({ name: 'weekly-digest', arguments: { folder } }).then(
+        (result) => JSON.stringify(result),
+        (error: unknown) => (error as Error).message,
+      );
+    const baseline = (await failure('No Such Folder')).split('No Such Folder').join('<name>');
+    expect(baseline).toMatch(/Folder not found/);
+    for (const folder of c.outsideFolders) expect((await failure(folder)).split(folder).join('<name>'), `weekly-digest in ${folder}`).toBe(baseline);
+  });
+
   it('still sees every inside note', async () => {
     const page = await h.ok<{ items: { id: string }[]; total: number }>('list_notes', { size: 50 });
     expect(page.items.map((item) => item.id).sort()).toEqual(c.inside.map(id).sort());

@@ -161,4 +161,15 @@ describe('mcp-inspector --cli against the built server', () => {
     },
     TIMEOUT,
   );
+  it(
+    'prompts/get weekly-digest gives the message that sets the assistant to work',
+    async () => {
+      const output = await inspect(['--method', 'prompts/get', '--prompt-name', 'weekly-digest']);
+      expect(output.code, describeRun(output)).toBe(0);
+      const { messages } = resultOf<{ messages: { role: string; content: { type: string; text: string } }[] }>(output);
+      expect(messages[0]?.role).toBe('user');
+      expect(messages[0]?.content.text).toContain('list_notes');
+    },
+    TIMEOUT,
+  );
 });

@@ -1,0 +1,144 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type Prompt } from '@modelcontextprotocol/sdk/types.js';
+import { hasScope, type Scope } from '../access/policy.js';
+import { resolveFolderFilter } from '../tools/list-notes.js';
+import type { ToolContext } from '../tools/tool.js';
+import { DexiError } from '../vault/errors.js';
+import { tagFilterCandidates } from '../vault/tags.js';
+
+/**
+ * Guided tasks a client can offer from a menu: each a message that sets the
+ * assistant to work with the tools. A prompt is listed only to a connection
+ * that holds the scopes of the tools it uses, and its arguments complete from
+ * what the connection can see, so a folder or tag outside the boundary is
+ * never offered.
+ */
+
+interface PromptDefinition {
+  name: string;
+  title: string;
+  description: string;
+  scopes: Scope[];
+  arguments: { name: string; description: string; kind: 'folder' | 'deck' }[];
+  text(args: Record<string, string | undefined>): string;
+}
+
+const PROMPTS: PromptDefinition[] = [
+  {
+    name: 'review-session',
+    title: 'Review session',
+    description: 'Run a spaced-repetition session: quiz me on my due flashcards one at a time, revealing each answer only after I reply, and grade how well I recalled it.',
+    scopes: ['notes:read', 'notes:write'],
+    arguments: [{ name: 'deck', description: 'Only cards with this tag (e.g. #flashcards/spanish); all review decks when left out.', kind: 'deck' }],
+    text: ({ deck }) =>
+      `Run a spaced-repetition review session with me${deck ? ` on the cards tagged ${deck}` : ''}.\n\n` +
+      `1. Call get_due_reviews with limit 50 to get the cards due now${deck ? `, and keep only those tagged ${deck} or a tag under it` : ''}.\n` +
+      '2. Take them one at a time. Show me only the question (the card\'s title) and wait for my answer. Do not reveal the answer first.\n' +
+      '3. After I reply, show the answer (the card\'s text), say briefly how my answer compares, and ask me how well I recalled it: 1 Again, 2 Hard, 3 Good, 4 Easy.\n' +
+      '4. Record my grade with grade_review, then go on to the next card.\n' +
+      '5. When no card is left, or I say stop, tell me how many cards we reviewed and how many I got right.',
+  },
+  {
+    name: 'weekly-digest',
+    title: 'Weekly digest',
+    description: 'What I saved and changed this week, grouped by folder and tag.',
+    scopes: ['notes:read'],
+    arguments: [{ name: 'folder', description: 'Only this folder; the whole vault when left out.', kind: 'folder' }],
+    text: ({ folder }) =>
+      `Give me a digest of my notes from the last seven days${folder ? ` in the folder ${folder}` : ''}.\n\n` +
+      `1. Call list_notes with period "week" and sort "created"${folder ? ` and folder "${folder}"` : ''}, page by page, for what I saved; then with sort "updated" for what I changed.\n` +
+      '2. Group them by folder, and within a folder by their main tags; mention bookmarks, e-mails and feed articles (source) apart from my own notes.\n' +
+      '3. For each group, one or two lines on what the notes are about, from their titles and snippets; call get_note only where a snippet is not enough.\n' +
+      '4. End with anything that looks unfinished or worth following up.',
+  },
+  {
+    name: 'tidy-inbox',
+    title: 'Tidy the inbox',
+    description: 'Suggest tags and folders for my unfiled notes, and file them only after I agree.',
+    scopes: ['notes:read', 'notes:write'],
+    arguments: [{ name: 'folder', description: 'The folder to tidy; the unfiled notes at the top level when left out.', kind: 'folder' }],
+    text: ({ folder }) =>
+      `Help me tidy ${folder ? `the folder ${folder}` : 'my unfiled notes (the ones at the top level)'}.\n\n` +
+      `1. Call list_notes with folder "${folder ?? 'unfiled'}" to see them, and list_folders and list_tags to see how I organise the rest.\n` +
+      '2. For each note, suggest the existing folder it belongs in (or none), and tags that fit my existing ones. Show me the whole plan as a list before doing anything.\n' +
+      '3. Move nothing until I agree. Then file each note I approved with move_note, and add the approved tags with update_note (appending them, never replacing text).\n' +
+      '4. Tell me what you moved and what you left.',
+  },
+];
+
+const MAX_COMPLETIONS = 100;
+
+export function serveAsPrompts(server: Server, context: ToolContext): void {
+  const { view } = context;
+  const offered = PROMPTS.filter((prompt) => prompt.scopes.every((scope) => hasScope(view.policy, scope)));
+  const byName = new Map(offered.map((prompt) => [prompt.name, prompt]));
+  const promptOf = (name: string): PromptDefinition => {
+    const prompt = byName.get(name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `There is no prompt "${name}"; prompts/list shows the ones this connection may use.`);
+    return prompt;
+  };
+
+  const visibleFolders = (): string[] => [...view.folderCounts().folders.keys()];
+  const visibleTags = (): string[] => {
+    const tags = new Set<string>();
+    for (const record of view.ownNotes()) for (const tag of record.tags) if (tag.startsWith('#')) tags.add(tag);
+    return [...tags];
+  };
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: offered.map(
+      (prompt): Prompt => ({
+        name: prompt.name,
+        title: prompt.title,
+        description: prompt.description,
+        arguments: prompt.arguments.map((argument) => ({ name: argument.name, description: argument.description, required: false })),
+      }),
+    ),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const prompt = promptOf(request.params.name);
+    const given = request.params.arguments ?? {};
+    const unknown = Object.keys(given).filter((key) => !prompt.arguments.some((argument) => argument.name === key));
+    if (unknown.length > 0) throw new McpError(ErrorCode.InvalidParams, `The prompt "${prompt.name}" takes ${prompt.arguments.map((a) => a.name).join(', ')}, not ${unknown.join(', ')}.`);
+    await view.assertReady().catch((error: unknown) => {
+      throw new McpError(ErrorCode.InternalError, (error as Error).message);
+    });
+    const args: Record<string, string | undefined> = {};
+    for (const argument of prompt.arguments) {
+      const value = given[argument.name]?.trim();
+      if (value === undefined || value === '') continue;
+      try {
+        if (argument.kind === 'folder') args[argument.name] = resolveFolderFilter(value, visibleFolders());
+        else if (!tagFilterCandidates(value)) throw new DexiError(`deck must be a tag such as "#flashcards"; "${value}" is not one.`);
+        else args[argument.name] = value.startsWith('#') ? value.toLowerCase() : `#${value.toLowerCase()}`;
+      } catch (error) {
+        if (error instanceof DexiError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        throw error;
+      }
+    }
+    return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args) } }] };
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    if (ref.type !== 'ref/prompt') return { completion: { values: [] } };
+    const definition = promptOf(ref.name).arguments.find((candidate) => candidate.name === argument.name);
+    if (!definition) return { completion: { values: [] } };
+    await view.assertReady().catch(() => undefined);
+    const typed = argument.value.toLowerCase();
+    let candidates: string[];
+    if (definition.kind === 'folder') candidates = visibleFolders();
+    else {
+      // Review decks first, then every other tag the connection sees.
+      const decks = context.settings.reviewTags.map((tag) => tag.toLowerCase());
+      const tags = visibleTags();
+      const isDeck = (tag: string): boolean => decks.some((deck) => tag === deck || tag.startsWith(`${deck}/`));
+      candidates = [...decks.filter((deck) => tags.some((tag) => tag === deck || tag.startsWith(`${deck}/`))), ...tags.filter(isDeck).filter((tag) => !decks.includes(tag)).sort(), ...tags.filter((tag) => !isDeck(tag)).sort()];
+    }
+    const bare = typed.replace(/^#/, '');
+    const matching = candidates.filter((candidate) => candidate.toLowerCase().replace(/^#/, '').startsWith(bare));
+    const values = (definition.kind === 'folder' ? matching.sort((a, b) => a.localeCompare(b)) : matching).slice(0, MAX_COMPLETIONS);
+    return { completion: { values, total: matching.length, hasMore: matching.length > MAX_COMPLETIONS } };
+  });
+}
