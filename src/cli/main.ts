@@ -131,6 +131,13 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   process.exit(0);
 }
 
+/** Rows as aligned columns, two spaces apart; the last column is left as long as it is. */
+function columns(rows: readonly (readonly string[])[]): string {
+  const count = Math.max(...rows.map((row) => row.length));
+  const widths = Array.from({ length: count - 1 }, (_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
+  return `${rows.map((row) => row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n')}\n`;
+}
+
 function describeBoundary(token: Pick<TokenInfo, 'folder' | 'tag'>): string {
   const parts: string[] = [];
   if (token.folder !== undefined) parts.push(`folder ${token.folder}`);
@@ -159,10 +166,7 @@ async function token(config: TokenConfig): Promise<void> {
         log(`No tokens for ${vault} yet; create one with: dexi-vault token create --name NAME`);
         return;
       }
-      const rows = [['NAME', 'SCOPES', 'BOUNDARY', 'CREATED'], ...tokens.map((item) => [item.name, item.scopes.join(','), describeBoundary(item), item.created])];
-      const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-      const lines = rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  '));
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(columns([['NAME', 'SCOPES', 'BOUNDARY', 'CREATED'], ...tokens.map((item) => [item.name, item.scopes.join(','), describeBoundary(item), item.created])]));
       return;
     }
     case 'revoke': {
@@ -263,9 +267,9 @@ async function feedsCommand(config: FeedsConfig): Promise<void> {
       log(`You follow no feeds in ${vault} yet; add one with: dexi-vault feeds add URL`);
       return;
     }
-    const rows = [['NAME', 'FOLDER', 'LAST PULLED', 'URL'], ...feeds.map((feed) => [feed.name, feed.folder, feed.lastError === undefined ? (feed.lastPulled ?? 'never') : `failed: ${feed.lastError}`, feed.url])];
-    const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-    process.stdout.write(`${rows.map((row) => row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n')}\n`);
+    process.stdout.write(
+      columns([['NAME', 'FOLDER', 'LAST PULLED', 'URL'], ...feeds.map((feed) => [feed.name, feed.folder, feed.lastError === undefined ? (feed.lastPulled ?? 'never') : `failed: ${feed.lastError}`, feed.url])]),
+    );
     return;
   }
   if (config.action === 'remove') {
@@ -275,10 +279,10 @@ async function feedsCommand(config: FeedsConfig): Promise<void> {
   }
   const { runtime, run } = await openForImport(vault);
   try {
-    if (config.action === 'add') await addFeed(run, config.url, config.folder, cliReport('Importing articles'), new Date());
+    if (config.action === 'add') await addFeed(run, config.url, config.folder, cliReport('Importing articles'), systemClock.now());
     else {
       const report = cliReport('Pulling feeds');
-      report.finish(describePull(await pullFeeds(run, report, () => new Date())));
+      report.finish(describePull(await pullFeeds(run, report, () => systemClock.now())));
     }
   } finally {
     await run.close();

@@ -3,6 +3,7 @@ import { lstat, open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
 import type { Address, Attachment, Email } from 'postal-mime';
+import { DECODER_LOSES_WINDOWS_1252, windows1252C1 } from './charset.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
 
 /** One message as the importer needs it: who, when, what, and the body as Markdown. */
@@ -97,20 +98,15 @@ function refusal(bytes: Buffer): string | undefined {
 }
 
 /**
- * Node since 20.18.3 and 22.13.0 decodes windows-1252, and with it the labels the
- * Encoding Standard maps to it (iso-8859-1, latin1, us-ascii), as Latin-1: bytes
- * 0x80–0x9F come out as C1 control characters instead of “smart quotes”, € and …
- * (nodejs/node#60888). Those controls never stand in mail text, so on a runtime with
- * that bug they are put back to what windows-1252 means by them.
+ * postal-mime decodes with TextDecoder, which on Node since 20.18.3 and
+ * 22.13.0 reads windows-1252 as Latin-1 (see charset.ts). Those C1 controls
+ * never stand in mail text, so on such a runtime they are put back.
  */
-const CP1252_C1 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-const DECODER_LOSES_CP1252 = new TextDecoder('windows-1252').decode(Uint8Array.of(0x80)) !== '\u20ac';
-
 function repairC1(text: string): string;
 function repairC1(text: string | undefined): string | undefined;
 function repairC1(text: string | undefined): string | undefined {
-  if (!DECODER_LOSES_CP1252 || text === undefined) return text;
-  return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_C1[c.charCodeAt(0) - 0x80] ?? c);
+  if (!DECODER_LOSES_WINDOWS_1252 || text === undefined) return text;
+  return windows1252C1(text);
 }
 
 function repairAddresses(addresses: Address[] | undefined): Address[] | undefined {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DetectError, MalformedError, parseFeed, type AnyFeed, type AtomFeed, type JsonFeed, type RdfFeed, type RssFeed } from 'feedsmith';
 import { parseHTML } from 'linkedom';
+import { decodeBytes } from './charset.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
 
 /** One article of a feed, ready to become a note. */
@@ -42,70 +43,6 @@ const HTML_PAGE = 'The address does not serve a feed: it returned an HTML page, 
 
 // ---------------------------------------------------------------------------
 // Bytes to text
-
-/**
- * The WHATWG table for bytes 0x80–0x9F in windows-1252. Node's TextDecoder
- * (since 20.18.3 and 22.13.0, nodejs/node#56542 and #60888) decodes
- * windows-1252, and so every `iso-8859-1`, `latin1` and `ascii` label, as
- * ISO-8859-1: curly quotes, dashes and € would come out as C1 control
- * characters. Old feeds and pages are exactly where those bytes are.
- */
-const WINDOWS_1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
-
-function decodeWindows1252(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString('latin1')
-    .replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80] ?? c.charCodeAt(0)));
-}
-
-/** The encoding a label names, in WHATWG terms ('windows-1252' for 'latin1'), or undefined when TextDecoder does not know it. */
-function encodingOf(label: string | undefined): string | undefined {
-  if (label === undefined || label.trim() === '') return undefined;
-  try {
-    return new TextDecoder(label.trim()).encoding;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The `charset` parameter of a Content-Type header. */
-export function charsetOfContentType(contentType: string | undefined): string | undefined {
-  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|'([^']*)'|([^;\s]+))/i.exec(contentType ?? '');
-  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
-}
-
-function bomEncoding(bytes: Uint8Array): string | undefined {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  return undefined;
-}
-
-/**
- * Bytes from the web as text. A byte order mark wins over everything (as in
- * the HTML standard and RFC 7303 §3.2: servers often send a default charset
- * that the file's own BOM contradicts); then the Content-Type header's
- * charset; then what the document declares about itself (`declared`, given
- * the first bytes read as Latin-1, which any ASCII-compatible declaration
- * survives); else UTF-8. A charset TextDecoder does not know is taken as
- * UTF-8, the likeliest truth on today's web. Undecodable bytes become U+FFFD
- * rather than failing the import.
- */
-export function decodeBytes(bytes: Uint8Array, contentType: string | undefined, declared: (head: string) => string | undefined): string {
-  let encoding = bomEncoding(bytes) ?? encodingOf(charsetOfContentType(contentType));
-  if (encoding === undefined) {
-    const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 2048)).toString('latin1');
-    encoding = encodingOf(declared(head));
-    // A declaration readable as ASCII cannot be in UTF-16, whatever it says (the HTML standard's rule too).
-    if (encoding === 'utf-16le' || encoding === 'utf-16be') encoding = undefined;
-  }
-  encoding ??= 'utf-8';
-  if (encoding === 'windows-1252') return decodeWindows1252(bytes);
-  return new TextDecoder(encoding).decode(bytes);
-}
 
 /** The `encoding` of an XML declaration at the very start of a document. */
 function xmlDeclaredEncoding(head: string): string | undefined {
@@ -154,18 +91,21 @@ function decodeEntities(text: string): string {
   return collapse((document as unknown as { title: string }).title);
 }
 
-/** Text meant as text, made safe to put in Markdown: a tag-like `<x` would become markup there, so it is escaped. */
-function textToMarkdown(text: string): string {
-  return tidyMarkdown(text.replace(/<(?=[A-Za-z/!?])/g, '\\<'));
-}
-
-/** At most 80 characters of the start of a text, cut at a word. */
+/**
+ * At most 80 characters of the start of a text, always cut back to a whole
+ * word: a title, unlike a snippet (cutSnippet), never ends inside a word.
+ */
 function firstWords(text: string, max = 80): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   const cut = chars.slice(0, max - 1).join('');
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** Text meant as text, made safe to put in Markdown: a tag-like `<x` would become markup there, so it is escaped. */
+function textToMarkdown(text: string): string {
+  return tidyMarkdown(text.replace(/<(?=[A-Za-z/!?])/g, '\\<'));
 }
 
 function isUrl(value: string): boolean {

@@ -175,6 +175,7 @@ export async function addFeed(run: ImportRun, given: string, folder: string | un
   });
   report.progress(0, feed.articles.length);
   const added = await importArticles(run, subscription, feed, report);
+  // The validators only once every article is in: an add stopped halfway must not make the next pull a 304.
   await updateSubscriptions(run.root, (feeds) => {
     const stored = feeds.find((other) => other.url === url);
     if (stored) Object.assign(stored, validators(response), { lastPulled: now.toISOString() });

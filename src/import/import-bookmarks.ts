@@ -48,7 +48,7 @@ function bodyOf(bookmark: Bookmark, page: SavedPage | undefined): string {
 
 /**
  * `dexi-vault import bookmarks FILE`: a note per bookmarked page, in one
- * folder, with the browser's folders as tags (see README, "Importing").
+ * folder, with the browser's folders as tags (see README, "Bringing in bookmarks, e-mail and feeds").
  */
 export async function importBookmarks(run: ImportRun, options: BookmarkImport, report: ImportReport): Promise<void> {
   let html: string;
@@ -68,15 +68,12 @@ export async function importBookmarks(run: ImportRun, options: BookmarkImport, r
     const batch = bookmarks.slice(start, start + PAGE_CONCURRENCY);
     // Only the pages of bookmarks that will become notes are fetched.
     const pages = await Promise.all(
-      batch.map((bookmark) => (options.fetchPages && run.state('bookmark', bookmark.url, bookmark.url) === 'new' ? savePage(bookmark.url) : Promise.resolve(undefined))),
+      batch.map((bookmark) => (options.fetchPages && run.state('bookmark', bookmark.url) === 'new' ? savePage(bookmark.url) : Promise.resolve(undefined))),
     );
     for (const [index, bookmark] of batch.entries()) {
       const page = pages[index];
-      let saved: SavedPage | undefined;
-      if (page !== undefined && 'problem' in page) {
-        report.problem(page.problem);
-        saved = undefined;
-      } else saved = page;
+      if (page !== undefined && 'problem' in page) report.problem(page.problem);
+      const saved = page !== undefined && !('problem' in page) ? page : undefined;
       const tags = bookmarkTags(bookmark);
       const fields: Record<string, unknown> = { source: 'bookmark', source_url: bookmark.url };
       if (tags.length > 0) fields.tags = tags;

@@ -43,7 +43,7 @@ export async function importEmail(run: ImportRun, options: EmailImport, report: 
   for await (const source of emailSources(options.path)) {
     if ('error' in source) {
       report.problem(`${source.label}: ${source.error}`);
-      run.counts.failed++;
+      run.countFailure();
       continue;
     }
     messages++;
@@ -53,7 +53,7 @@ export async function importEmail(run: ImportRun, options: EmailImport, report: 
     } catch (error) {
       if (!(error instanceof EmailError)) throw error;
       report.problem(`${source.label} was not imported: ${error.message}`);
-      run.counts.failed++;
+      run.countFailure();
       continue;
     }
     const outcome = await run.add({

@@ -104,11 +104,15 @@ export class ImportRun {
    */
   static async start(vault: Vault, options: { noteCap: number | null }): Promise<ImportRun> {
     await holdImportLock(vault.root);
-    let text = '';
+    let text: string;
     try {
       text = await readFile(importedListFile(vault.root), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        await releaseImportLock(vault.root);
+        throw error;
+      }
+      text = '';
     }
     const ids = new Set(text.split('\n').filter((line) => line.length > 0));
     return new ImportRun(vault, ids, options);
@@ -119,11 +123,15 @@ export class ImportRun {
     await releaseImportLock(this.vault.root);
   }
 
-  /** Whether the item still needs importing; asked before costly work such as fetching a bookmark's page. */
-  state(kind: ImportKind, key: string, url?: string): ItemState {
+  /**
+   * Whether the item still needs importing; asked before costly work such as
+   * fetching a bookmark's page. A bookmark's key is its address, which any
+   * bookmark note of the vault may hold already.
+   */
+  state(kind: ImportKind, key: string): ItemState {
     const id = importedItemId(kind, key);
     if (this.vault.get(id) !== undefined) return 'present';
-    if (url !== undefined && kind === 'bookmark' && this.bookmarkedUrls().has(url)) return 'present';
+    if (kind === 'bookmark' && this.bookmarkedUrls().has(key)) return 'present';
     if (this.imported.has(id)) return 'deleted';
     return 'new';
   }
@@ -149,42 +157,38 @@ export class ImportRun {
    * refuses (too large, an unusable folder) is counted as failed and its
    * reason returned; reaching the note cap stops the run.
    */
-  async add(item: ImportItem): Promise<{ state: ItemState; path?: string; problem?: string }> {
-    const url = typeof item.fields.source_url === 'string' ? item.fields.source_url : undefined;
-    const state = this.state(item.kind, item.key, url);
+  async add(item: ImportItem): Promise<{ problem?: string }> {
+    const state = this.state(item.kind, item.key);
     if (state !== 'new') {
       this.counts[state]++;
-      return { state };
+      return {};
     }
     const id = importedItemId(item.kind, item.key);
     const imported: ImportedNote = { id, fields: item.fields };
     if (item.created !== undefined) imported.created = item.created;
     if (item.attachment !== undefined) imported.attachment = item.attachment;
     try {
-      const note = await this.vault.create({ title: item.title, text: item.body, folder: item.folder, noteCap: this.options.noteCap, imported });
-      this.imported.add(id);
-      if (url !== undefined) this.urls?.add(url);
-      await this.remember(id);
-      this.counts.added++;
-      return { state: 'new', path: note.record.path };
+      await this.vault.create({ title: item.title, text: item.body, folder: item.folder, noteCap: this.options.noteCap, imported });
     } catch (error) {
       if (error instanceof NoteCapError) throw new ImportStoppedError(`Stopped after ${this.describeCounts()}: ${error.message}`);
-      if (error instanceof DexiError) {
-        this.counts.failed++;
-        return { state: 'new', problem: error.message };
-      }
-      throw error;
+      if (!(error instanceof DexiError)) throw error;
+      this.counts.failed++;
+      return { problem: error.message };
     }
+    this.imported.add(id);
+    if (item.kind === 'bookmark') this.urls?.add(item.key);
+    // Appended at once, so that a run stopped halfway still knows what it made (.dexi/ exists: it holds the lock).
+    await appendFile(importedListFile(this.vault.root), `${id}\n`);
+    this.counts.added++;
+    return {};
   }
 
-  /** Appended at once, so that a run stopped halfway still knows what it made. */
-  private async remember(id: string): Promise<void> {
-    const file = importedListFile(this.vault.root);
-    await mkdir(path.dirname(file), { recursive: true });
-    await appendFile(file, `${id}\n`);
+  /** An item that could not even be read (a file that is not an e-mail): counted with those the vault refused. */
+  countFailure(): void {
+    this.counts.failed++;
   }
 
-  /** "3 new notes, 2 already in the vault, 1 deleted since an earlier import and left deleted, 1 failed" (the parts that are not zero). */
+  /** "3 new notes, 2 already in the vault, 1 deleted since an earlier import and left deleted, 1 could not be imported" (the parts after the first only when not zero). */
   describeCounts(): string {
     const { added, present, deleted, failed } = this.counts;
     const parts = [`${added.toLocaleString('en')} new ${added === 1 ? 'note' : 'notes'}`];

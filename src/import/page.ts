@@ -1,6 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { decodeBytes } from './feed.js';
+import { decodeBytes } from './charset.js';
 import { htmlToMarkdown } from './html-markdown.js';
 
 /** A web page's readable part, as Markdown. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { VaultView } from '../access/view.js';
 
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
@@ -23,3 +24,17 @@ export function describeUnknownArguments(toolName: string, unknown: string[], ac
 
 /** The HTTP server could not start (port in use, bad host): said plainly, in the CLI. */
 export class HttpStartError extends Error {}
+
+/**
+ * Wait for the vault's first read before answering a request that is not a
+ * tool call (a resource, a prompt), as a tool call waits: a one-shot client
+ * asks at once after initialize. Such requests can only fail as JSON-RPC
+ * errors, so a vault still being read becomes one, with its plain sentence.
+ */
+export async function viewReadyForRequest(view: VaultView): Promise<void> {
+  try {
+    await view.assertReady();
+  } catch (error) {
+    throw new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  }
+}

@@ -5,6 +5,7 @@ import { resolveFolderFilter } from '../tools/list-notes.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import { tagFilterCandidates } from '../vault/tags.js';
+import { viewReadyForRequest } from './errors.js';
 
 /**
  * Guided tasks a client can offer from a menu: each a message that sets the
@@ -101,9 +102,7 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
     const given = request.params.arguments ?? {};
     const unknown = Object.keys(given).filter((key) => !prompt.arguments.some((argument) => argument.name === key));
     if (unknown.length > 0) throw new McpError(ErrorCode.InvalidParams, `The prompt "${prompt.name}" takes ${prompt.arguments.map((a) => a.name).join(', ')}, not ${unknown.join(', ')}.`);
-    await view.assertReady().catch((error: unknown) => {
-      throw new McpError(ErrorCode.InternalError, (error as Error).message);
-    });
+    await viewReadyForRequest(view);
     const args: Record<string, string | undefined> = {};
     for (const argument of prompt.arguments) {
       const value = given[argument.name]?.trim();

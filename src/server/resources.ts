@@ -14,6 +14,7 @@ import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import type { NoteRecord } from '../vault/note.js';
 import { formatIso } from '../vault/time.js';
+import { viewReadyForRequest } from './errors.js';
 
 /**
  * Notes as MCP resources, so that a client can let the person attach a note
@@ -81,11 +82,7 @@ function offsetOf(cursor: string | undefined): number {
  */
 export function serveNotesAsResources(server: Server, context: ToolContext): () => void {
   const { view } = context;
-  // A one-shot client asks at once after initialize: wait for the first read of the vault, as a tool call does.
-  const ready = (): Promise<void> =>
-    view.assertReady().catch((error: unknown) => {
-      throw new McpError(ErrorCode.InternalError, error instanceof Error ? error.message : String(error));
-    });
+  const ready = (): Promise<void> => viewReadyForRequest(view);
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     await ready();
     const offset = offsetOf(request.params?.cursor);

@@ -81,23 +81,23 @@ export function createNote(
       frontmatter.created = createdAt !== undefined && createdAt.getTime() < clock.now().getTime() ? formatIso(createdAt) : now;
       frontmatter.updated = now;
       const attachment = imported?.attachment;
-      const attachmentPath = attachment === undefined ? undefined : inFolder(`${base}.${attachment.extension}`);
-      if (attachmentPath !== undefined) frontmatter.attachment = attachmentPath;
+      const attachmentName = attachment === undefined ? undefined : `${base}.${attachment.extension}`;
+      if (attachmentName !== undefined) frontmatter.attachment = inFolder(attachmentName);
       // A fresh block, so that text which itself begins with `---` stays body.
       const content = setFrontmatterKeys('', frontmatter) + request.text;
       assertFits(content);
-      const attachmentFile = attachment === undefined ? undefined : path.join(realDir, `${base}.${attachment.extension}`);
+      const attachmentFile = attachmentName === undefined ? undefined : path.join(realDir, attachmentName);
       try {
         // The original first, so that a note never names an attachment that is not there.
         if (attachmentFile !== undefined && attachment !== undefined) await files.createExclusive(attachmentFile, attachment.bytes);
+        try {
+          await files.createExclusive(path.join(realDir, `${base}.md`), content);
+        } catch (error) {
+          if (attachmentFile !== undefined) await unlink(attachmentFile).catch(() => undefined);
+          throw error;
+        }
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        throw error;
-      }
-      try {
-        await files.createExclusive(path.join(realDir, `${base}.md`), content);
-      } catch (error) {
-        if (attachmentFile !== undefined) await unlink(attachmentFile).catch(() => undefined);
+        // A name taken by the note or its attachment: the next numbered name.
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw error;
       }
