@@ -67,6 +67,7 @@ export const DEFAULT_IMPORT_FOLDERS = { bookmarks: 'Bookmarks', email: 'Mail' } 
 export const USAGE = `Usage:
   dexi-vault serve [--vault DIR]            MCP over stdio (the default command)
       --scopes notes:read,notes:write       what the connection may do (default: both)
+      --read-only                           the same as --scopes notes:read (also DEXI_READ_ONLY=true)
       --folder NAME                         limit the connection to one folder and its subfolders
       --tag TAG                             limit the connection to notes with one tag (e.g. #work)
       --review-tags "#a,#b"                 review deck tags (overrides .dexi/settings.json)
@@ -138,6 +139,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
           ? {
               vault: { type: 'string' },
               scopes: { type: 'string' },
+              'read-only': { type: 'boolean' },
               folder: { type: 'string' },
               tag: { type: 'string' },
               'review-tags': { type: 'string' },
@@ -163,6 +165,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   const config: ServeConfig = { command, vault, scopes: new Set(['notes:read', 'notes:write']), shared: [], model };
   try {
     if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
+    if (readOnly(values['read-only'] as boolean | undefined, env.DEXI_READ_ONLY)) {
+      if (values.scopes !== undefined && config.scopes.has('notes:write')) throw usage('--read-only and --scopes with notes:write ask for opposite things; give one of them.');
+      config.scopes = new Set(['notes:read']);
+    }
     if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);
     if (values.tag !== undefined) config.tag = normaliseBoundaryTag(values.tag as string);
     if (values['review-tags'] !== undefined) {
@@ -185,6 +191,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
     config.shared.push({ owner: (match[1] as string).trim(), dir: match[2] as string });
   }
   const http = parseHttpOptions(values);
+  if (http && readOnly(undefined, env.DEXI_READ_ONLY)) {
+    throw usage('DEXI_READ_ONLY cannot be used with --http: over HTTP each token carries its own scopes; make a read-only one with "dexi-vault token create --scopes notes:read".');
+  }
   if (http) config.http = http;
   const pull = values['pull-feeds'] as string | undefined;
   if (pull !== undefined) {
@@ -254,6 +263,18 @@ function parseFeedsCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Fee
   return folder === undefined ? { command: 'feeds', action, vault, url } : { command: 'feeds', action, vault, url, folder };
 }
 
+/**
+ * `--read-only`, or DEXI_READ_ONLY from an MCP bundle's manifest, which can only
+ * hand a boolean setting down as the text "true" or "false".
+ */
+function readOnly(flag: boolean | undefined, fromEnv: string | undefined): boolean {
+  if (flag) return true;
+  const value = fromEnv?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false' || value === '0' || value === 'no') return false;
+  if (value === 'true' || value === '1' || value === 'yes') return true;
+  throw usage(`DEXI_READ_ONLY takes true or false, not "${fromEnv ?? ''}".`);
+}
+
 /** `--http PORT [--host H]`; the connection policy then comes from each token, not from the command line. */
 function parseHttpOptions(values: Record<string, unknown>): ServeConfig['http'] {
   const port = values.http as string | undefined;
@@ -262,7 +283,7 @@ function parseHttpOptions(values: Record<string, unknown>): ServeConfig['http'] 
     if (host !== undefined) throw usage('--host only applies with --http PORT.');
     return undefined;
   }
-  const perConnection = ['scopes', 'folder', 'tag'].filter((key) => values[key] !== undefined).map((key) => `--${key}`);
+  const perConnection = ['scopes', 'read-only', 'folder', 'tag'].filter((key) => values[key] !== undefined).map((key) => `--${key}`);
   if (perConnection.length > 0) {
     throw usage(
       `${perConnection.join(' and ')} cannot be used with --http: over HTTP each token carries its own scopes and boundary; give them to "dexi-vault token create" instead.`,
@@ -316,6 +337,10 @@ function parseTokenCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Tok
   try {
     validateTokenName(name);
     if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
+    if (readOnly(values['read-only'] as boolean | undefined, env.DEXI_READ_ONLY)) {
+      if (values.scopes !== undefined && config.scopes.has('notes:write')) throw usage('--read-only and --scopes with notes:write ask for opposite things; give one of them.');
+      config.scopes = new Set(['notes:read']);
+    }
     if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);
     if (values.tag !== undefined) config.tag = normaliseBoundaryTag(values.tag as string);
   } catch (error) {
