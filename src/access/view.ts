@@ -8,6 +8,7 @@ import { extractTags, toSearchText } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
+import type { ActivityLog, WriteJournal } from '../vault/activity.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
 import { folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
@@ -89,7 +90,14 @@ export class VaultView {
     private readonly teammates: readonly Vault[],
     readonly policy: AccessPolicy,
     private readonly indexes: SearchIndexes = { fulltext: new Map(), semantic: undefined },
+    /** Where this connection's writes are recorded, and the connection's name there ("stdio", "token NAME"). */
+    private readonly activity?: { log: ActivityLog; by: string },
   ) {}
+
+  /** The journal of one tool call's writes, when writes are recorded. */
+  private journal(tool: string): WriteJournal | undefined {
+    return this.activity?.log.journal({ tool, by: this.activity.by });
+  }
 
   /**
    * Full-text search over what this connection sees: the page `page` of
@@ -410,18 +418,20 @@ export class VaultView {
   };
 
   /** Create a note: filed into the boundary folder, the boundary tag added to its text when missing. */
-  create(request: { title: string; text: string; noteCap: number | null }): Promise<NoteWithBody> {
+  create(request: { title: string; text: string; noteCap: number | null }, tool: string): Promise<NoteWithBody> {
     const { folder, tag } = this.policy;
+    const journal = this.journal(tool);
     return this.own.create({
       title: request.title,
       text: withBoundaryTag(request.text, tag),
       folder: folder === undefined ? null : (this.own.findFolder(folder) ?? folder),
       noteCap: request.noteCap,
+      ...(journal ? { journal } : {}),
     });
   }
 
   /** Change a note's body or title; an edit that would take away the boundary tag is refused, naming it. */
-  update(id: string, request: Pick<UpdateRequest, 'mode' | 'text' | 'title'>): Promise<NoteWithBody> {
+  update(id: string, request: Pick<UpdateRequest, 'mode' | 'text' | 'title'>, tool: string): Promise<NoteWithBody> {
     this.writable(id);
     const { tag } = this.policy;
     const edit: UpdateRequest = { ...request, admit: this.admitOwn };
@@ -432,13 +442,13 @@ export class VaultView {
         }
       };
     }
-    return this.own.update(id, edit);
+    return this.own.update(id, edit, this.journal(tool));
   }
 
   /** Write frontmatter keys of an own, visible note (a card's review block). */
-  setFrontmatter(id: string, updates: Record<string, unknown>): Promise<NoteRecord> {
+  setFrontmatter(id: string, updates: Record<string, unknown>, tool: string): Promise<NoteRecord> {
     this.writable(id);
-    return this.own.setFrontmatter(id, updates, this.admitOwn);
+    return this.own.setFrontmatter(id, updates, this.admitOwn, this.journal(tool));
   }
 
   /**
@@ -449,7 +459,7 @@ export class VaultView {
    * lie inside it, else it is "Folder not found", as a folder outside is
    * everywhere else.
    */
-  move(id: string, folderName: string): Promise<NoteWithBody> {
+  move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
     this.writable(id);
     const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
     let folder: string | null;
@@ -460,13 +470,13 @@ export class VaultView {
       folder = resolveName(trimmed, visible) ?? trimmed;
     }
     if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
-    return this.own.move(id, folder, this.admitOwn);
+    return this.own.move(id, folder, this.admitOwn, this.journal(tool));
   }
 
   /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */
-  delete(id: string): Promise<Deleted> {
+  delete(id: string, tool: string): Promise<Deleted> {
     this.writable(id);
-    return this.own.delete(id, this.admitOwn, this.admitAttachment);
+    return this.own.delete(id, this.admitOwn, this.admitAttachment, this.journal(tool));
   }
 
   /**

@@ -59,7 +59,22 @@ export type FeedsConfig =
   | { command: 'feeds'; action: 'remove'; vault: string; url: string }
   | { command: 'feeds'; action: 'list' | 'pull'; vault: string };
 
-export type CliConfig = ServeConfig | IndexConfig | TokenConfig | ImportConfig | FeedsConfig | HelpConfig | VersionConfig;
+/** `activity [--since WHEN]`: what the assistant changed. */
+export interface ActivityConfig {
+  command: 'activity';
+  vault: string;
+  /** As given: a span (`1d`) or a date, read against the clock when the command runs. */
+  since?: string;
+}
+
+/** `undo NOTE` or `undo --last`. */
+export interface UndoConfig {
+  command: 'undo';
+  vault: string;
+  target: { note: string } | { last: true };
+}
+
+export type CliConfig = ServeConfig | IndexConfig | TokenConfig | ImportConfig | FeedsConfig | ActivityConfig | UndoConfig | HelpConfig | VersionConfig;
 
 /** Where each kind's notes go unless `--folder` says otherwise. */
 export const DEFAULT_IMPORT_FOLDERS = { bookmarks: 'Bookmarks', email: 'Mail' } as const;
@@ -102,6 +117,12 @@ export const USAGE = `Usage:
   dexi-vault feeds list [--vault DIR]       the feeds you follow, their folders and last pulls
   dexi-vault feeds pull [--vault DIR]       import the new articles of every feed (an unchanged feed costs one 304)
   dexi-vault feeds remove URL [--vault DIR] stop following a feed; its notes stay
+  dexi-vault activity [--vault DIR] [--since 1d]
+                                            what the assistant changed, one line per file written (--since
+                                            takes 30m, 12h, 1d, 2w or a date such as 2026-12-01)
+  dexi-vault undo NOTE|--last [--vault DIR] put a note back as it was before the assistant's last change to
+                                            it (NOTE: its id or path), or undo the latest change of all;
+                                            refused if the note has been changed since
   dexi-vault --help | --version
 
 Importing again adds nothing twice and never changes a note already imported;
@@ -126,6 +147,8 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   if (command === 'token') return parseTokenCommand(rest, env);
   if (command === 'import') return parseImportCommand(rest, env);
   if (command === 'feeds') return parseFeedsCommand(rest, env);
+  if (command === 'activity') return parseActivityCommand(rest, env);
+  if (command === 'undo') return parseUndoCommand(rest, env);
   if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".`);
 
   let values;
@@ -273,6 +296,33 @@ function readOnly(flag: boolean | undefined, fromEnv: string | undefined): boole
   if (value === '' || value === 'false' || value === '0' || value === 'no') return false;
   if (value === 'true' || value === '1' || value === 'yes') return true;
   throw usage(`DEXI_READ_ONLY takes true or false, not "${fromEnv ?? ''}".`);
+}
+
+// The span is checked against the clock when the command runs; here only its form.
+const SINCE_FORM = /^(\d{1,5}\s*[mhdw]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2})?)$/i;
+
+function parseActivityCommand(argv: readonly string[], env: NodeJS.ProcessEnv): ActivityConfig | HelpConfig {
+  const { values } = parseOptions(argv, { vault: { type: 'string' }, since: { type: 'string' } }, false);
+  if (values.help) return { command: 'help' };
+  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+  const since = values.since as string | undefined;
+  if (since === undefined) return { command: 'activity', vault };
+  if (!SINCE_FORM.test(since.trim())) throw usage(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; not "${since}".`);
+  return { command: 'activity', vault, since: since.trim() };
+}
+
+function parseUndoCommand(argv: readonly string[], env: NodeJS.ProcessEnv): UndoConfig | HelpConfig {
+  const { values, positionals } = parseOptions(argv, { vault: { type: 'string' }, last: { type: 'boolean' } }, true);
+  if (values.help) return { command: 'help' };
+  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+  if (values.last === true) {
+    if (positionals.length > 0) throw usage('undo takes a note or --last, not both.');
+    return { command: 'undo', vault, target: { last: true } };
+  }
+  const [note, ...extra] = positionals;
+  if (note === undefined || note.trim() === '') throw usage('undo needs the note to put back (its id or path, as "dexi-vault activity" shows it), or --last.');
+  if (extra.length > 0) throw usage(`undo takes one note; got ${positionals.length}.`);
+  return { command: 'undo', vault, target: { note: note.trim() } };
 }
 
 /** `--http PORT [--host H]`; the connection policy then comes from each token, not from the command line. */

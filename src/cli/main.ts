@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { modelsDir } from '../files/dexi-dir.js';
@@ -22,8 +23,22 @@ import { importBookmarks } from '../import/import-bookmarks.js';
 import { importEmail } from '../import/import-email.js';
 import { ImportRun, ImportStoppedError } from '../import/import-run.js';
 import type { ImportReport } from '../import/report.js';
+import { ActivityLog, HistoryError } from '../vault/activity.js';
+import { describeCall, undo, UndoError } from '../vault/undo.js';
+import { activityRows, sinceTime } from './activity.js';
 import { progressReporter } from './progress.js';
-import { parseCli, USAGE, UsageError, type FeedsConfig, type ImportConfig, type IndexConfig, type ServeConfig, type TokenConfig } from './args.js';
+import {
+  parseCli,
+  USAGE,
+  UsageError,
+  type ActivityConfig,
+  type FeedsConfig,
+  type ImportConfig,
+  type IndexConfig,
+  type ServeConfig,
+  type TokenConfig,
+  type UndoConfig,
+} from './args.js';
 
 /** Log lines go to stderr: stdout belongs to the protocol. */
 const log = (line: string): void => {
@@ -290,6 +305,40 @@ async function feedsCommand(config: FeedsConfig): Promise<void> {
   }
 }
 
+/** The activity record of the vault at `dir`, which must be a folder. */
+async function activityLogOf(dir: string): Promise<ActivityLog> {
+  let root: string;
+  try {
+    root = await realpath(dir);
+    if (!(await stat(root)).isDirectory()) throw new VaultUnavailableError(`The vault ${dir} is not a folder.`);
+  } catch (error) {
+    if (error instanceof VaultUnavailableError) throw error;
+    throw new VaultUnavailableError(`The vault ${path.resolve(dir)} cannot be opened: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}.`);
+  }
+  return new ActivityLog(root, systemClock, log);
+}
+
+/** `activity [--since WHEN]`: the record, as aligned columns on stdout. */
+async function activityCommand(config: ActivityConfig): Promise<void> {
+  const activity = await activityLogOf(config.vault);
+  const since = config.since === undefined ? undefined : sinceTime(config.since, systemClock.now());
+  if (config.since !== undefined && since === undefined) throw new UsageError(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; "${config.since}" is not a date.`);
+  const rows = activityRows(await activity.entries(), since);
+  if (rows.length === 1) {
+    log(config.since === undefined ? 'The assistant has changed nothing in this vault that is on record.' : `The assistant has changed nothing since ${config.since}.`);
+    return;
+  }
+  process.stdout.write(columns(rows));
+}
+
+/** `undo NOTE|--last`. */
+async function undoCommand(config: UndoConfig): Promise<void> {
+  const activity = await activityLogOf(config.vault);
+  const call = await undo(activity, config.target);
+  const back = call.entries.length === 1 ? 'the note is back as it was before' : `its ${call.entries.length} files are back as they were before`;
+  process.stdout.write(`Undid the assistant's ${describeCall(call)}: ${back}.\n`);
+}
+
 /**
  * `serve --pull-feeds MINUTES`: pull once the vault has been read, then
  * every MINUTES, one pull at a time; the articles arrive through the same
@@ -365,8 +414,18 @@ async function main(): Promise<number> {
       case 'feeds':
         await feedsCommand(config);
         return 0;
+      case 'activity':
+        await activityCommand(config);
+        return 0;
+      case 'undo':
+        await undoCommand(config);
+        return 0;
     }
   } catch (error) {
+    if (error instanceof UsageError) {
+      log(error.message);
+      return 2;
+    }
     if (
       error instanceof VaultUnavailableError ||
       error instanceof SettingsError ||
@@ -375,7 +434,9 @@ async function main(): Promise<number> {
       error instanceof BookmarksError ||
       error instanceof EmailError ||
       error instanceof FeedsError ||
-      error instanceof ImportStoppedError
+      error instanceof ImportStoppedError ||
+      error instanceof HistoryError ||
+      error instanceof UndoError
     ) {
       log(error.message);
       return 1;

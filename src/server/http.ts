@@ -274,7 +274,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   };
 
   const startSession = async (req: McpRequest, res: ServerResponse, entry: TokenEntry, opened: () => void): Promise<void> => {
-    const context = runtime.context(policyOfToken(entry));
+    const context = runtime.context(policyOfToken(entry), `token ${entry.name}`);
     const server: Server = createMcpServer({
       name: options.serverInfo.name,
       version: options.serverInfo.version,

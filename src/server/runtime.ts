@@ -6,6 +6,7 @@ import { Indexing } from '../index/indexing.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
+import { ActivityLog } from '../vault/activity.js';
 import type { Clock } from '../vault/clock.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
@@ -41,6 +42,8 @@ export class Runtime {
   private readonly indexing: Indexing;
   private readonly watchers: VaultWatcher[] = [];
   private closed = false;
+  /** What the assistant wrote, and the versions it replaced: .dexi/activity.jsonl and .dexi/history/. */
+  readonly activity: ActivityLog;
 
   private constructor(
     readonly own: Vault,
@@ -48,6 +51,7 @@ export class Runtime {
     readonly options: RuntimeOptions,
   ) {
     this.indexing = new Indexing(own, teammates, { log: options.log, saveDelayMs: options.saveDelayMs, semantic: options.semantic });
+    this.activity = new ActivityLog(own.root, options.clock, options.log);
     this.watching = new Promise((resolve) => {
       this.watchingStarted = resolve;
     });
@@ -102,6 +106,8 @@ export class Runtime {
       const shared = [...vault.all()].filter((record) => record.shared).length;
       this.options.log(`Mounted ${vault.owner}'s vault ${vault.root} read-only: ${shared} shared notes.`);
     }
+    // Old versions go at start, once the notes are read; nothing else waits for it.
+    void this.activity.prune();
     await this.indexing.afterFirstRead();
   }
 
@@ -139,10 +145,13 @@ export class Runtime {
     await Promise.all(this.watchers.map((watcher) => watcher.settled()));
   }
 
-  /** The tool context for one connection with the given access policy. */
-  context(policy: AccessPolicy = createPolicy()): ToolContext {
+  /**
+   * The tool context for one connection with the given access policy; `by`
+   * names the connection in the activity record ("stdio", "token NAME").
+   */
+  context(policy: AccessPolicy = createPolicy(), by = 'stdio'): ToolContext {
     return {
-      view: new VaultView(this.own, this.teammates, policy, { fulltext: this.indexing.fulltext, semantic: this.indexing.semantic }),
+      view: new VaultView(this.own, this.teammates, policy, { fulltext: this.indexing.fulltext, semantic: this.indexing.semantic }, { log: this.activity, by }),
       settings: this.options.settings,
       clock: this.options.clock,
     };

@@ -146,7 +146,7 @@ export const gradeReviewTool = defineTool({
     if (note.owner !== undefined || !isCard(note.record, normaliseDeckTags(settings.reviewTags))) throw new NotInReviewError();
     const grade = args.grade as Grade;
     const state = gradeCard(fromReviewFrontmatter(note.record.review), grade, clock.now());
-    await view.setFrontmatter(note.record.id, { review: toReviewFrontmatter(state) });
+    await view.setFrontmatter(note.record.id, { review: toReviewFrontmatter(state) }, 'grade_review');
     return {
       id: note.record.id,
       grade,

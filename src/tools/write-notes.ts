@@ -30,7 +30,7 @@ export const createNoteTool = defineTool({
   output: fullNote,
   async handler(args, { view, settings }) {
     await view.assertReady();
-    const note = await view.create({ title: args.title, text: args.text, noteCap: settings.noteCap });
+    const note = await view.create({ title: args.title, text: args.text, noteCap: settings.noteCap }, 'create_note');
     return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
   },
 });
@@ -61,7 +61,7 @@ export const updateNoteTool = defineTool({
     const request: Parameters<typeof view.update>[1] = { mode: args.mode };
     if (args.title !== undefined) request.title = args.title;
     if (args.text !== undefined) request.text = args.text;
-    const note = await view.update(args.note_id, request);
+    const note = await view.update(args.note_id, request, 'update_note');
     // A write-only connection never gets back note text it did not send.
     if (!hasScope(view.policy, 'notes:read')) return toWriteReceipt(note.record, note.body, args);
     return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
@@ -82,7 +82,7 @@ export const deleteNoteTool = defineTool({
   output: z.object({ deleted: z.literal(true), id: z.string(), title: z.string(), attachment_kept: z.string().optional() }),
   async handler(args, { view }) {
     await view.assertReady();
-    const { record, attachmentKept } = await view.delete(args.note_id);
+    const { record, attachmentKept } = await view.delete(args.note_id, 'delete_note');
     return { deleted: true as const, id: record.id, title: record.title, ...(attachmentKept === undefined ? {} : { attachment_kept: attachmentKept }) };
   },
 });
@@ -105,7 +105,7 @@ export const moveNoteTool = defineTool({
   output: updatedNote,
   async handler(args, { view }) {
     await view.assertReady();
-    const note = await view.move(args.note_id, args.folder);
+    const note = await view.move(args.note_id, args.folder, 'move_note');
     // A write-only connection learns nothing of the note it did not send.
     if (!hasScope(view.policy, 'notes:read')) return { id: note.record.id, updated: formatIso(new Date(note.record.updatedMs)) };
     return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileNameForTitle, numberedName } from '../files/filenames.js';
 import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
+import type { WriteJournal } from './activity.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import { DexiError, InvalidInputError, NoteCapError, NoteTooLargeError } from './errors.js';
@@ -12,7 +13,7 @@ import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord, NoteWithBody } from './note.js';
-import { parseNoteFile } from './parse.js';
+import { hashContent, parseNoteFile } from './parse.js';
 import { formatIso } from './time.js';
 
 export interface CreateRequest {
@@ -23,6 +24,8 @@ export interface CreateRequest {
   noteCap?: number | null;
   /** What an importer adds: see `ImportedNote`. */
   imported?: ImportedNote;
+  /** Where a tool's create is recorded. */
+  journal?: WriteJournal;
 }
 
 /**
@@ -101,6 +104,7 @@ export function createNote(
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw error;
       }
+      await request.journal?.record({ action: 'created', id: frontmatter.id as string, path: vaultPath, after: hashContent(content) });
       let record: NoteRecord | undefined = await lock.run(vaultPath, () => ingest.ingest(vaultPath));
       if (record === undefined || record.id !== frontmatter.id) {
         // Another program moved or removed the new file at once (the watcher

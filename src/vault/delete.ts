@@ -1,7 +1,8 @@
 import type { BigIntStats, Stats } from 'node:fs';
-import { lstat, unlink } from 'node:fs/promises';
+import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { inLinkedFolder } from '../files/paths.js';
+import type { Write, WriteJournal } from './activity.js';
 import type { Catalog } from './catalog.js';
 import { NoteNotFoundError, ReadOnlyNoteError } from './errors.js';
 import { isNoteFileName } from './ignore.js';
@@ -25,6 +26,8 @@ export interface DeleteParts {
   catalog: Catalog;
   files: NoteFiles;
   log: (line: string) => void;
+  /** Where the deleted bytes are kept and the deletion recorded, for a tool's delete. */
+  journal?: WriteJournal | undefined;
 }
 
 /**
@@ -90,18 +93,24 @@ export async function deleteNoteFile(
     if (quiet === undefined) return 'missing';
     if (busy) return 'retry';
   }
+  let before: string | undefined;
   try {
+    // Kept first: the note's bytes as they are in the file that goes.
+    if (parts.journal) before = await parts.journal.keep(await readFile(abs));
     await unlink(abs);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     return 'missing';
   }
   catalog.unplace(current);
-  if (current.attachment === undefined) return { record: current };
-  const kept = await deleteAttachment(parts, current, current.attachment, admitAttachment);
-  if (kept === undefined) return { record: current };
-  parts.log(`Kept attachment ${JSON.stringify(current.attachment)} of ${current.path}: ${kept}.`);
-  return { record: current, attachmentKept: `Its attachment ${current.attachment} was kept: ${kept}.` };
+  const removed = current.attachment === undefined ? { kept: undefined } : await deleteAttachment(parts, current, current.attachment, admitAttachment);
+  if (before !== undefined) {
+    const write: Write = { action: 'deleted', id, path: current.path, before, ...(removed.attachment ? { attachment: removed.attachment } : {}) };
+    await parts.journal?.record(write);
+  }
+  if (removed.kept === undefined) return { record: current };
+  parts.log(`Kept attachment ${JSON.stringify(current.attachment)} of ${current.path}: ${removed.kept}.`);
+  return { record: current, attachmentKept: `Its attachment ${current.attachment} was kept: ${removed.kept}.` };
 }
 
 /**
@@ -110,27 +119,42 @@ export async function deleteNoteFile(
  * alone (no link anywhere on the way, the file itself no link), outside
  * dot-folders, that the connection's boundary admits.
  */
-async function deleteAttachment(parts: DeleteParts, note: NoteRecord, attachment: string, admit: AdmitAttachment | undefined): Promise<string | undefined> {
+async function deleteAttachment(
+  parts: DeleteParts,
+  note: NoteRecord,
+  attachment: string,
+  admit: AdmitAttachment | undefined,
+): Promise<{ kept: string | undefined; attachment?: { path: string; before: string } }> {
   const named = attachmentPathProblem(attachment);
-  if ('problem' in named) return named.problem;
-  if (admit && !admit(named.path, note)) return 'it is outside what this connection may change';
+  if ('problem' in named) return { kept: named.problem };
+  if (admit && !admit(named.path, note)) return { kept: 'it is outside what this connection may change' };
   let at = parts.root;
   const segments = named.path.split('/');
   try {
     for (const [i, segment] of segments.entries()) {
       at = path.join(at, segment);
       const info = await lstat(at);
-      if (info.isSymbolicLink()) return 'it is reached through a link';
+      if (info.isSymbolicLink()) return { kept: 'it is reached through a link' };
       const last = i === segments.length - 1;
-      if (!last && !info.isDirectory()) return 'it is not a file';
-      if (last && !info.isFile()) return 'it is not a plain file';
-      if (last && (info.mode & 0o222) === 0) return 'it is read-only';
+      if (!last && !info.isDirectory()) return { kept: 'it is not a file' };
+      if (last && !info.isFile()) return { kept: 'it is not a plain file' };
+      if (last && (info.mode & 0o222) === 0) return { kept: 'it is read-only' };
+    }
+    let before: string | undefined;
+    if (parts.journal) {
+      try {
+        before = await parts.journal.keep(await readFile(at));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
+        // Not removed without a way back: the note is gone, its attachment stays.
+        return { kept: 'a copy of it could not be kept in .dexi/history' };
+      }
     }
     await unlink(at);
-    return undefined;
+    return before === undefined ? { kept: undefined } : { kept: undefined, attachment: { path: named.path, before } };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'there is no such file';
-    return `it could not be removed (${code ?? (error as Error).message})`;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kept: 'there is no such file' };
+    return { kept: `it could not be removed (${code ?? (error as Error).message})` };
   }
 }

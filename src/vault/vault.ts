@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { WriteJournal } from './activity.js';
 import { Catalog } from './catalog.js';
 import { numberedName } from '../files/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
@@ -20,7 +21,7 @@ import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
 import { decodeStrict, NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
-import { parseNoteFile } from './parse.js';
+import { hashContent, parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
 
 export type { LoadProgress } from './loader.js';
@@ -418,14 +419,14 @@ export class Vault extends EventEmitter<VaultEvents> {
    * changed it meanwhile; otherwise redo the edit on the new content, so that
    * neither change is lost.
    */
-  private edit(id: string, change: Change, admit?: Admit): Promise<NoteWithBody> {
+  private edit(id: string, change: Change, admit?: Admit, journal?: WriteJournal): Promise<NoteWithBody> {
     return this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit));
+      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit, journal));
     });
   }
 
-  private async editLocked(id: string, record: NoteRecord, change: Change, admit: Admit | undefined): Promise<Step<NoteWithBody>> {
+  private async editLocked(id: string, record: NoteRecord, change: Change, admit: Admit | undefined, journal: WriteJournal | undefined): Promise<Step<NoteWithBody>> {
     const file = await this.files.openQuiet(record.path);
     if (!file) return 'missing';
     let handedOver = false;
@@ -438,9 +439,12 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
       assertFits(next);
       const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file);
+      // Kept before the file is touched: a crash after the write must not lose the version it replaced.
+      const before = await journal?.keep(file.file.bytes);
       // The file was read through `file`; it is replaced only if that is still what the path holds, unchanged.
       const written = await this.files.replace(record.path, file, next);
       if (written === 'changed') return 'retry';
+      if (before !== undefined) await journal?.record({ action: 'changed', id, path: record.path, before, after: hashContent(next) });
       if (writtenByOthers) {
         this.files.watchDisplaced(record.path, file, next, (theirs, ours) => this.bringBack(record.path, theirs, ours, change));
         handedOver = true;
@@ -514,22 +518,22 @@ export class Vault extends EventEmitter<VaultEvents> {
     });
   }
 
-  async update(id: string, request: UpdateRequest): Promise<NoteWithBody> {
+  async update(id: string, request: UpdateRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     if (asksForNothing(request)) throw new NothingToUpdateError();
     const now = this.options.clock.now();
     return this.edit(id, (content) => {
       const edited = editedContent(content, request, now);
       request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
       return edited.content;
-    }, request.admit);
+    }, request.admit, journal);
   }
 
   /**
    * Write these top-level frontmatter keys and nothing else (a card's
    * `review` block): no `updated`, no body change, comments kept.
    */
-  async setFrontmatter(id: string, updates: Record<string, unknown>, admit?: Admit): Promise<NoteRecord> {
-    const result = await this.edit(id, (content) => withFrontmatterKeys(content, updates), admit);
+  async setFrontmatter(id: string, updates: Record<string, unknown>, admit?: Admit, journal?: WriteJournal): Promise<NoteRecord> {
+    const result = await this.edit(id, (content) => withFrontmatterKeys(content, updates), admit, journal);
     return result.record;
   }
   /**
@@ -542,18 +546,24 @@ export class Vault extends EventEmitter<VaultEvents> {
    * changes what they name. Refused, with nothing written, for a read-only or
    * unparsable note; `admit` as for edits.
    */
-  async move(id: string, folder: string | null, admit?: Admit): Promise<NoteWithBody> {
+  async move(id: string, folder: string | null, admit?: Admit, journal?: WriteJournal): Promise<NoteWithBody> {
     if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not moved.");
     const moved = await this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit));
+      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal));
     });
-    if (moved.before) await this.repairLinks(moved.before);
+    if (moved.before) await this.repairLinks(moved.before, journal?.forLinks());
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
   }
 
-  private async moveLocked(id: string, record: NoteRecord, folder: string | null, admit: Admit | undefined): Promise<Step<{ before?: LinkMeanings }>> {
+  private async moveLocked(
+    id: string,
+    record: NoteRecord,
+    folder: string | null,
+    admit: Admit | undefined,
+    journal: WriteJournal | undefined,
+  ): Promise<Step<{ before?: LinkMeanings }>> {
     const file = await this.files.openQuiet(record.path);
     if (!file) return 'missing';
     let closed = false;
@@ -580,6 +590,7 @@ export class Vault extends EventEmitter<VaultEvents> {
         });
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
+        await journal?.record({ action: 'moved', id, from: current.path, path: toPath, after: file.hash });
         this.placeWritten(id, toPath, file.content, moved);
         return { before };
       }
@@ -620,7 +631,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * note that cannot be written (read-only, unparsable, busy) keeps its
    * links as they are, with a log line.
    */
-  private async repairLinks(meanings: LinkMeanings): Promise<void> {
+  private async repairLinks(meanings: LinkMeanings, journal: WriteJournal | undefined): Promise<void> {
     const index = this.catalog.links;
     const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath)?.path;
     for (const [sourceId, links] of meanings) {
@@ -633,7 +644,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       }
       if (targets.size === 0) continue;
       try {
-        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve));
+        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve), undefined, journal);
       } catch (error) {
         if (!(error instanceof DexiError)) throw error;
         this.options.log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`);
@@ -653,14 +664,14 @@ export class Vault extends EventEmitter<VaultEvents> {
    * meanwhile is followed to its new place; one deleted by another program
    * meanwhile is done already.
    */
-  delete(id: string, admit?: Admit, admitAttachment?: AdmitAttachment): Promise<Deleted> {
+  delete(id: string, admit?: Admit, admitAttachment?: AdmitAttachment, journal?: WriteJournal): Promise<Deleted> {
     return this.withCurrent(
       id,
       (record) => {
         if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
         return this.lock.run(record.path, async () => {
           const deleted = await deleteNoteFile(
-            { root: this.root, catalog: this.catalog, files: this.files, log: this.options.log },
+            { root: this.root, catalog: this.catalog, files: this.files, log: this.options.log, journal },
             id,
             record,
             admit,

@@ -48,9 +48,9 @@ async function movedDuringWrite(): Promise<{ view: VaultView; dir: string; moved
 
 describe('a note moved out of the boundary while it is being written', () => {
   it.each([
-    ['append', (view: VaultView) => view.update(ID, { mode: 'append', text: 'leaked into Private' })],
-    ['replace', (view: VaultView) => view.update(ID, { mode: 'replace', text: 'leaked into Private' })],
-    ['grade', (view: VaultView) => view.setFrontmatter(ID, { review: { due: '2026-12-01T00:00:00+00:00', interval: 1, ease: 2.5, repetitions: 1 } })],
+    ['append', (view: VaultView) => view.update(ID, { mode: 'append', text: 'leaked into Private' }, 'update_note')],
+    ['replace', (view: VaultView) => view.update(ID, { mode: 'replace', text: 'leaked into Private' }, 'update_note')],
+    ['grade', (view: VaultView) => view.setFrontmatter(ID, { review: { due: '2026-12-01T00:00:00+00:00', interval: 1, ease: 2.5, repetitions: 1 } }, 'grade_review')],
   ])('%s: is not written, and is not found', async (_what, write) => {
     const { view, dir, moved } = await movedDuringWrite();
     await expect(write(view)).rejects.toThrow('Note not found');
@@ -68,9 +68,9 @@ describe('a note moved out of the boundary while it is being written', () => {
     // Written just now, so the append below holds the note's lock while it waits for the file to be quiet;
     // the delete, checked while the note is still in Work/, queues behind it.
     await writeFile(file, NOTE);
-    const appending = view.update(ID, { mode: 'append', text: 'x' }).then(() => 'written', (error: Error) => error.message);
+    const appending = view.update(ID, { mode: 'append', text: 'x' }, 'update_note').then(() => 'written', (error: Error) => error.message);
     await Promise.resolve();
-    const deleting = view.delete(ID).then(() => 'deleted', (error: Error) => error.message);
+    const deleting = view.delete(ID, 'delete_note').then(() => 'deleted', (error: Error) => error.message);
     await mkdir(path.join(dir, 'Private'));
     await rename(file, path.join(dir, 'Private', 'Plan.md'));
     await vault.refresh('Private/Plan.md');

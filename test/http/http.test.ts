@@ -258,6 +258,12 @@ describe('serve --http: one process, one connection per token', () => {
     const read = await call(client, 'get_note', { note_id: id });
     expect((read.structuredContent as { text: string }).text).toContain(text.trim());
     expect((await call(client, 'delete_note', { note_id: id })).isError).toBeFalsy();
+    // Each write is on record under the token that made it.
+    const recorded = (await runtime.activity.entries()).filter((entry) => entry.id === id);
+    expect(recorded.map((entry) => [entry.tool, entry.by, entry.action])).toEqual([
+      ['create_note', 'token owner', 'created'],
+      ['delete_note', 'token owner', 'deleted'],
+    ]);
   });
 
   it('answers a body that is not JSON, and an unknown path, with plain messages', async () => {

@@ -44,3 +44,35 @@ describe('parseCli: read-only serving, from the flag or from an MCP bundle\'s DE
     expect((thrown as Error).message.split('\n')[0]).toBe(message);
   });
 });
+
+describe('parseCli: activity and undo', () => {
+  const accepted: [string[], unknown][] = [
+    [['activity'], { command: 'activity', vault: '/notes' }],
+    [['activity', '--since', '1d'], { command: 'activity', vault: '/notes', since: '1d' }],
+    [['activity', '--since', '2026-12-01', '--vault', '/v'], { command: 'activity', vault: '/v', since: '2026-12-01' }],
+    [['undo', '--last'], { command: 'undo', vault: '/notes', target: { last: true } }],
+    [['undo', 'Projects/Plan.md'], { command: 'undo', vault: '/notes', target: { note: 'Projects/Plan.md' } }],
+    [['undo', '00000000-0000-4000-8000-000000000001', '--vault', '/v'], { command: 'undo', vault: '/v', target: { note: '00000000-0000-4000-8000-000000000001' } }],
+  ];
+  it.each(accepted)('%j', (argv, config) => {
+    expect(parseCli(argv, { DEXI_VAULT: '/notes' })).toEqual(config);
+  });
+
+  const refused: [string[], string][] = [
+    [['activity', '--since', 'yesterday'], '--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; not "yesterday".'],
+    [['activity', 'extra'], "Unexpected argument 'extra'. This command does not take positional arguments"],
+    [['undo'], 'undo needs the note to put back (its id or path, as "dexi-vault activity" shows it), or --last.'],
+    [['undo', 'a.md', 'b.md'], 'undo takes one note; got 2.'],
+    [['undo', 'a.md', '--last'], 'undo takes a note or --last, not both.'],
+  ];
+  it.each(refused)('%j', (argv, message) => {
+    let thrown: unknown;
+    try {
+      parseCli(argv, { DEXI_VAULT: '/notes' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as Error).message.split('\n')[0]).toBe(message);
+  });
+});

@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import { appendFile, mkdir, readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createFileExclusive } from '../files/atomic.js';
+import { dexiDir, ensureTempDir } from '../files/dexi-dir.js';
+import type { Clock } from './clock.js';
+import { DexiError } from './errors.js';
+import { hashContent } from './parse.js';
+
+/**
+ * The record of what the server wrote for the assistant, and the versions
+ * those writes replaced, so that the person can see every change and take
+ * any of them back (`dexi-vault activity`, `dexi-vault undo`).
+ *
+ * - `.dexi/activity.jsonl`: one JSON line per file written (time, tool,
+ *   connection, note id and path, content hashes), never note text;
+ *   git-ignored by `.dexi/.gitignore`, as it is this machine's record.
+ * - `.dexi/history/<hash>`: the bytes a write replaced or removed, named by
+ *   their git blob id (hashContent), so a version kept twice is stored once.
+ *   Kept before the write is made, so that a crash between the two cannot
+ *   lose the person's version. Git-ignored by its own `.gitignore`: these are
+ *   copies of notes, and committing them would put old text back into the repo.
+ */
+
+/** One write of one file, as recorded. Hashes are hashContent of the whole file. */
+export type Write =
+  | { action: 'created'; id: string; path: string; after: string }
+  | { action: 'changed'; id: string; path: string; before: string; after: string }
+  | { action: 'moved'; id: string; from: string; path: string; after: string }
+  | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string } };
+
+export interface ActivityEntry extends Record<string, unknown> {
+  time: string;
+  /** One id per tool call (or undo): the writes of one call are undone together. */
+  call: string;
+  /** The tool, or "undo". */
+  tool: string;
+  /** The connection: "stdio", or "token NAME" over HTTP; "command line" for an undo. */
+  by: string;
+  /** Set on the writes a call made to other notes than its own: the links rewritten after a move. */
+  because?: 'links';
+  /** On an undo's writes: the call it undid. */
+  undoes?: string;
+}
+
+export type ActivityRecord = ActivityEntry & Write;
+
+/** Who asks for a call's writes. */
+export interface Caller {
+  tool: string;
+  by: string;
+}
+
+/**
+ * What a Vault write is given to record itself: `keep` the bytes it is
+ * about to replace or remove (before touching the file; it throws, and the
+ * write is then not made, when they cannot be kept), then `record` the write.
+ */
+export interface WriteJournal {
+  keep(bytes: Buffer): Promise<string>;
+  record(write: Write): Promise<void>;
+  /** The same call's journal for the writes it makes in other notes. */
+  forLinks(): WriteJournal;
+}
+
+/** How long, and how much, of the replaced versions is kept. */
+export const HISTORY_LIMITS = {
+  /** Versions older than this are removed. */
+  maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+  /** Past this total, the oldest versions are removed first. */
+  maxBytes: 256 * 1024 * 1024,
+  /** Pruned at start and after every this many versions kept. */
+  pruneEvery: 50,
+} as const;
+
+export class HistoryError extends DexiError {}
+
+const LOG_GITIGNORE = [
+  "# Written by dexi-vault: the record of what the assistant changed is this machine's own.",
+  '.gitignore',
+  'activity.jsonl',
+  '',
+].join('\n');
+
+export function activityFile(vaultRoot: string): string {
+  return path.join(dexiDir(vaultRoot), 'activity.jsonl');
+}
+
+export function historyDir(vaultRoot: string): string {
+  return path.join(dexiDir(vaultRoot), 'history');
+}
+
+/** The path of a kept version; hashes are hex, so nothing else can be named. */
+export function historyPath(vaultRoot: string, hash: string): string {
+  if (!/^[0-9a-f]{40}$/.test(hash)) throw new HistoryError(`"${hash}" is not the name of a kept version.`);
+  return path.join(historyDir(vaultRoot), hash);
+}
+
+/** Parse activity.jsonl's text; lines that are not entries (a torn last line, a hand edit) are skipped. Pure. */
+export function parseActivity(text: string): ActivityRecord[] {
+  const entries: ActivityRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (isRecord(value)) entries.push(value);
+  }
+  return entries;
+}
+
+const ACTIONS = new Set(['created', 'changed', 'moved', 'deleted']);
+
+function isRecord(value: unknown): value is ActivityRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    typeof entry.time === 'string' &&
+    typeof entry.call === 'string' &&
+    typeof entry.tool === 'string' &&
+    typeof entry.by === 'string' &&
+    typeof entry.id === 'string' &&
+    typeof entry.path === 'string' &&
+    typeof entry.action === 'string' &&
+    ACTIONS.has(entry.action)
+  );
+}
+
+/**
+ * The activity log and history of one vault. Appends are serialised within
+ * the process; between processes (a server and `dexi-vault undo`) each line
+ * is one small O_APPEND write, which the file system keeps whole.
+ */
+export class ActivityLog {
+  private appending: Promise<void> = Promise.resolve();
+  private logReady: Promise<void> | undefined;
+  private historyReady: Promise<void> | undefined;
+  private keptSincePrune = 0;
+  private pruning: Promise<void> | undefined;
+
+  constructor(
+    readonly root: string,
+    private readonly clock: Clock,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The journal of one call: its writes share a call id. */
+  journal(caller: Caller, extra: { undoes?: string } = {}): WriteJournal {
+    const call = randomUUID();
+    const make = (because: 'links' | undefined): WriteJournal => ({
+      keep: (bytes) => this.keep(bytes),
+      record: (write) => this.append({ time: this.clock.now().toISOString(), call, tool: caller.tool, by: caller.by, ...(because ? { because } : {}), ...extra, ...write }),
+      forLinks: () => make('links'),
+    });
+    return make(undefined);
+  }
+
+  /**
+   * Keep `bytes` in the history and return their hash. A version already
+   * kept is only touched, so that it counts as recent.
+   */
+  async keep(bytes: Buffer): Promise<string> {
+    const hash = hashContent(bytes);
+    const target = historyPath(this.root, hash);
+    try {
+      await this.ensureHistory();
+      try {
+        await createFileExclusive(target, bytes, await ensureTempDir(this.root));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const now = this.clock.now();
+        await utimes(target, now, now);
+      }
+    } catch (error) {
+      throw new HistoryError(
+        `The version this would replace could not be kept in .dexi/history (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), so nothing was changed; check that the vault's .dexi folder can be written.`,
+      );
+    }
+    if (++this.keptSincePrune >= HISTORY_LIMITS.pruneEvery) {
+      this.keptSincePrune = 0;
+      void this.prune();
+    }
+    return hash;
+  }
+
+  /** The bytes of a kept version, or undefined when it is no longer kept. */
+  async version(hash: string): Promise<Buffer | undefined> {
+    try {
+      const bytes = await readFile(historyPath(this.root, hash));
+      // A kept version is named by its content: one that does not match it is not that version.
+      return hashContent(bytes) === hash ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private append(entry: ActivityRecord): Promise<void> {
+    const line = `${JSON.stringify(entry)}\n`;
+    const next = this.appending.then(async () => {
+      try {
+        await this.ensureLogFolder();
+        await appendFile(activityFile(this.root), line);
+      } catch (error) {
+        // The write itself is made and its version kept; only the line is missing.
+        this.log(`Could not add to .dexi/activity.jsonl: ${(error as Error).message}`);
+      }
+    });
+    this.appending = next;
+    return next;
+  }
+
+  /** Every entry on record, oldest first. */
+  async entries(): Promise<ActivityRecord[]> {
+    await this.appending;
+    try {
+      return parseActivity(await readFile(activityFile(this.root), 'utf8'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new HistoryError(`.dexi/activity.jsonl cannot be read: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * `.dexi/`, with a `.gitignore` for the record: it names versions kept in
+   * this machine's history, so on another machine (or in a merge of two
+   * machines' appends) it would be wrong. A `.gitignore` the person has there
+   * already is theirs, and left as it is.
+   */
+  private ensureLogFolder(): Promise<void> {
+    this.logReady ??= (async () => {
+      await mkdir(dexiDir(this.root), { recursive: true });
+      await writeFile(path.join(dexiDir(this.root), '.gitignore'), LOG_GITIGNORE, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    })().catch((error: unknown) => {
+      this.logReady = undefined;
+      throw error;
+    });
+    return this.logReady;
+  }
+
+  private ensureHistory(): Promise<void> {
+    this.historyReady ??= (async () => {
+      const dir = historyDir(this.root);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+    })().catch((error: unknown) => {
+      this.historyReady = undefined;
+      throw error;
+    });
+    return this.historyReady;
+  }
+
+  /**
+   * Remove the kept versions older than HISTORY_LIMITS.maxAgeMs, then the
+   * oldest until the rest fit in maxBytes. Returns how many were removed.
+   */
+  prune(): Promise<number> {
+    if (this.pruning) return this.pruning.then(() => 0);
+    const run = pruneHistory(historyDir(this.root), this.clock.now().getTime()).catch((error: unknown) => {
+      this.log(`Could not prune .dexi/history: ${(error as Error).message}`);
+      return 0;
+    });
+    this.pruning = run.then(() => undefined);
+    void this.pruning.then(() => {
+      this.pruning = undefined;
+    });
+    return run;
+  }
+}
+
+/** Which kept versions to remove, given each one's size and last use. Pure. */
+export function versionsToRemove(versions: readonly { name: string; size: number; mtimeMs: number }[], nowMs: number, limits: { maxAgeMs: number; maxBytes: number } = HISTORY_LIMITS): string[] {
+  const newestFirst = [...versions].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : 1));
+  const remove: string[] = [];
+  let total = 0;
+  for (const version of newestFirst) {
+    total += version.size;
+    if (nowMs - version.mtimeMs > limits.maxAgeMs || total > limits.maxBytes) remove.push(version.name);
+  }
+  return remove;
+}
+
+async function pruneHistory(dir: string, nowMs: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  const versions: { name: string; size: number; mtimeMs: number }[] = [];
+  for (const name of names) {
+    if (!/^[0-9a-f]{40}$/.test(name)) continue;
+    const info = await stat(path.join(dir, name)).catch(() => undefined);
+    if (info?.isFile()) versions.push({ name, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  const remove = versionsToRemove(versions, nowMs);
+  for (const name of remove) await unlink(path.join(dir, name)).catch(() => undefined);
+  return remove.length;
+}
