@@ -92,23 +92,7 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
   });
   if (options.waitLoaded !== false) await runtime.loaded;
   if (options.semantic === true) await waitForEmbeddings(runtime);
-  const policyOptions: Parameters<typeof createPolicy>[0] = {};
-  if (options.scopes) policyOptions.scopes = options.scopes;
-  if (options.folder !== undefined) policyOptions.folder = options.folder;
-  if (options.tag !== undefined) policyOptions.tag = options.tag;
-  const context = runtime.context(createPolicy(policyOptions));
-  const server = createMcpServer({
-    name: 'dexi-vault',
-    version: 'test',
-    tools: ALL_TOOLS,
-    context,
-    instructions: buildInstructions(context.view, settings),
-    log: (line) => logs.push(line),
-  });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test', version: '1.0.0' });
-  const live = new LiveInstructionsTransport(serverTransport, () => buildInstructions(context.view, settings));
-  await Promise.all([server.connect(live), client.connect(clientTransport)]);
+  const client = await connectClient(runtime, options, (line) => logs.push(line));
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
     client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -137,6 +121,29 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
       await runtime.close();
     },
   };
+}
+
+/** Another in-process connection to a runtime already open, with its own scopes and boundary. */
+export async function connectClient(runtime: Runtime, options: Pick<HarnessOptions, 'scopes' | 'folder' | 'tag'>, log: (line: string) => void = () => undefined): Promise<Client> {
+  const policyOptions: Parameters<typeof createPolicy>[0] = {};
+  if (options.scopes) policyOptions.scopes = options.scopes;
+  if (options.folder !== undefined) policyOptions.folder = options.folder;
+  if (options.tag !== undefined) policyOptions.tag = options.tag;
+  const context = runtime.context(createPolicy(policyOptions));
+  const { settings } = runtime;
+  const server = createMcpServer({
+    name: 'dexi-vault',
+    version: 'test',
+    tools: ALL_TOOLS,
+    context,
+    instructions: buildInstructions(context.view, settings),
+    log,
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  const live = new LiveInstructionsTransport(serverTransport, () => buildInstructions(context.view, settings));
+  await Promise.all([server.connect(live), client.connect(clientTransport)]);
+  return client;
 }
 
 export async function removeDir(dir: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import { tagFilterCandidates } from '../vault/tags.js';
 import { viewReadyForRequest } from './errors.js';
+import { completeNoteId, NOTE_TEMPLATE } from './resources.js';
 
 /**
  * Guided tasks a client can offer from a menu: each a message that sets the
@@ -121,7 +122,11 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
 
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const { ref, argument } = request.params;
-    if (ref.type !== 'ref/prompt') return { completion: { values: [] } };
+    if (ref.type === 'ref/resource') {
+      if (ref.uri !== NOTE_TEMPLATE || argument.name !== 'note_id') return { completion: { values: [] } };
+      await view.assertReady().catch(() => undefined);
+      return { completion: completeNoteId(view, argument.value) };
+    }
     const definition = promptOf(ref.name).arguments.find((candidate) => candidate.name === argument.name);
     if (!definition) return { completion: { values: [] } };
     await view.assertReady().catch(() => undefined);

@@ -9,7 +9,9 @@ import {
   UnsubscribeRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { VisibleNote } from '../access/view.js';
+import type { VaultView, VisibleNote } from '../access/view.js';
+import { foldName } from '../files/names.js';
+import { TopK } from '../index/top-k.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import type { NoteRecord } from '../vault/note.js';
@@ -27,6 +29,11 @@ const SCHEME = 'dexi-note://';
 /** Resources a `resources/list` page holds. */
 export const RESOURCE_PAGE_SIZE = 100;
 const MARKDOWN = 'text/markdown';
+/** The template's URI, as `completion/complete` names it. */
+export const NOTE_TEMPLATE = `${SCHEME}{note_id}`;
+/** Notes appearing or vanishing within this long are told as one `list_changed`. */
+export const LIST_CHANGED_DEBOUNCE_MS = 500;
+const MAX_COMPLETIONS = 100;
 
 export function noteUri(id: string): string {
   return `${SCHEME}${encodeURIComponent(id)}`;
@@ -88,6 +95,7 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
     const offset = offsetOf(request.params?.cursor);
     // Sorted afresh for each page: 100,000 notes take a few tens of milliseconds, and a kept order would go stale with every edit.
     const notes = [...view.allNotes()].sort(newestFirst);
+    if (offset === 0) listed = new Set(notes.map((note) => note.record.id));
     const page = notes.slice(offset, offset + RESOURCE_PAGE_SIZE).map(describe);
     const next = offset + RESOURCE_PAGE_SIZE;
     return next < notes.length ? { resources: page, nextCursor: String(next) } : { resources: page };
@@ -95,10 +103,10 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       {
-        uriTemplate: `${SCHEME}{note_id}`,
+        uriTemplate: NOTE_TEMPLATE,
         name: 'note',
         title: 'A note, by id',
-        description: 'A note of the vault as Markdown, by the id that list_notes, search_notes and the other tools give.',
+        description: 'A note of the vault as Markdown, by the id that list_notes, search_notes and the other tools give; note_id completes from the titles of the notes.',
         mimeType: MARKDOWN,
       },
     ],
@@ -133,12 +141,30 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
   const tell = (id: string): void => {
     server.sendResourceUpdated({ uri: noteUri(id) }).catch(() => undefined);
   };
+  // The list: once the client has listed, a note that comes into its view or
+  // leaves it is told as `list_changed`, a burst of them as one. `listed` is
+  // the ids it may see, kept only for a client that listed at all.
+  let listed: Set<string> | undefined;
+  let listTimer: NodeJS.Timeout | undefined;
+  const listChanged = (): void => {
+    listTimer ??= setTimeout(() => {
+      listTimer = undefined;
+      server.sendResourceListChanged().catch(() => undefined);
+    }, LIST_CHANGED_DEBOUNCE_MS);
+  };
   const onNote = (record: NoteRecord): void => {
+    const visible = listed !== undefined || followed.has(record.id) ? view.find(record.id) !== undefined : false;
+    if (listed !== undefined && visible !== listed.has(record.id)) {
+      if (visible) listed.add(record.id);
+      else listed.delete(record.id);
+      listChanged();
+    }
     if (!followed.has(record.id)) return;
-    if (view.find(record.id) === undefined) followed.delete(record.id);
+    if (!visible) followed.delete(record.id);
     tell(record.id);
   };
   const onRemoved = (record: NoteRecord): void => {
+    if (listed?.delete(record.id)) listChanged();
     if (!followed.delete(record.id)) return;
     tell(record.id);
   };
@@ -164,5 +190,34 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
       vault.off('removed', onRemoved);
     }
     followed.clear();
+    if (listTimer) clearTimeout(listTimer);
+    listed = undefined;
   };
+}
+
+/**
+ * `completion/complete` for the template's note_id: the ids of the visible
+ * notes whose title starts with what was typed (folded for case and
+ * accents), then those with a word of the title starting so, newest first
+ * within each; an id typed so far completes too. The values are ids, as the
+ * template takes them. Pure but for the view.
+ */
+export function completeNoteId(view: VaultView, typed: string): { values: string[]; total: number; hasMore: boolean } {
+  const prefix = typed.trim();
+  const wanted = foldName(prefix);
+  // Sorted only as far as a page needs: an empty prefix completes to every note of the vault.
+  const starts = new TopK<{ id: string; score: number }>(MAX_COMPLETIONS);
+  const words = new TopK<{ id: string; score: number }>(MAX_COMPLETIONS);
+  let total = 0;
+  for (const { record } of view.allNotes()) {
+    const title = foldName(record.title);
+    let into: TopK<{ id: string; score: number }> | undefined;
+    if (wanted === '' || title.startsWith(wanted) || record.id.startsWith(prefix)) into = starts;
+    else if (title.includes(` ${wanted}`) || title.includes(`-${wanted}`)) into = words;
+    if (!into) continue;
+    total++;
+    if (into.admits(record.updatedMs, record.id)) into.push({ id: record.id, score: record.updatedMs });
+  }
+  const values = [...starts.sorted(), ...words.sorted()].slice(0, MAX_COMPLETIONS).map((item) => item.id);
+  return { values, total, hasMore: total > values.length };
 }

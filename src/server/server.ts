@@ -69,7 +69,7 @@ export function createMcpServer(options: ServerOptions): Server {
     {
       capabilities: {
         tools: { listChanged: false },
-        ...(readable ? { resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {} } : {}),
+        ...(readable ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noteIdOfUri, noteUri, RESOURCE_PAGE_SIZE } from '../../src/server/resources.js';
-import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
+import { NOTE_TEMPLATE, noteIdOfUri, noteUri, RESOURCE_PAGE_SIZE } from '../../src/server/resources.js';
+import { connect, connectClient, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
 
 const opened: Harness[] = [];
 const dirs: string[] = [];
@@ -134,5 +134,103 @@ describe('notes as resources', () => {
     const h = await open({ 'A.md': 'a\n' }, { scopes: ['notes:write'] });
     expect(h.client.getServerCapabilities()?.resources).toBeUndefined();
     await expect(h.client.listResources()).rejects.toThrow();
+  });
+});
+
+describe('the resource list, as notes appear and vanish', () => {
+  it('tells a client that listed when a note appears or vanishes, a burst as one, and never for a note outside its boundary', async () => {
+    const h = await open({ 'Work/Plan.md': 'plan #work\n', 'Home/Chores.md': 'chores\n' });
+    const bounded = await connectClient(h.runtime, { folder: 'Work' });
+    const told = { all: 0, work: 0 };
+    h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      told.all++;
+    });
+    bounded.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      told.work++;
+    });
+    try {
+      expect(h.client.getServerCapabilities()?.resources).toEqual({ subscribe: true, listChanged: true });
+      await h.client.listResources();
+      await bounded.listResources();
+      // Outside the folder: only the unbounded client hears of it.
+      await writeFile(path.join(h.dir, 'Home/Garden.md'), 'garden\n');
+      await waitFor(() => told.all === 1, 5000, 'the list change of a note written outside');
+      // Three notes at once, through a tool and on disk, inside the folder: one notice to each.
+      await h.ok('create_note', { title: 'Fresh', text: 'x' });
+      await writeFile(path.join(h.dir, 'Work/Two.md'), 'two\n');
+      await writeFile(path.join(h.dir, 'Work/Three.md'), 'three\n');
+      await waitFor(async () => ((await bounded.listResources()).resources.length === 3 ? true : undefined), 5000, 'the new notes');
+      await waitFor(() => told.work >= 1 && told.all >= 2, 5000, 'the list change of the new notes');
+      const afterBurst = told.work;
+      expect(afterBurst).toBe(1);
+      // An edit is no list change; a deletion is.
+      await h.ok('update_note', { note_id: noteIdOfUri((await bounded.listResources()).resources[0]?.uri as string), mode: 'append', text: 'more' });
+      const plan = (await bounded.listResources()).resources.find((resource) => resource.name === 'Work/Plan.md');
+      await h.ok('delete_note', { note_id: noteIdOfUri(plan?.uri as string) });
+      await waitFor(() => told.work === afterBurst + 1, 5000, 'the list change of a deletion');
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('says nothing to a client that never listed', async () => {
+    const h = await open({ 'A.md': 'a\n' });
+    let told = 0;
+    h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      told++;
+    });
+    const watching = await connectClient(h.runtime, {});
+    let seen = 0;
+    watching.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      seen++;
+    });
+    try {
+      await watching.listResources();
+      await h.ok('create_note', { title: 'B', text: 'b' });
+      // The listing client is told; by then the other would have been too.
+      await waitFor(() => seen === 1, 5000, 'the listing client to be told');
+      expect(told).toBe(0);
+    } finally {
+      await watching.close();
+    }
+  });
+});
+
+describe('completing the template\'s note_id from titles', () => {
+  const complete = (h: Harness, value: string) =>
+    h.client.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value } });
+
+  it('offers the ids of the notes whose title starts so, then those with a word that does, newest first', async () => {
+    const note = (id: string, title: string, updated: string) => `---\nid: ${id}\ntitle: ${title}\nupdated: ${updated}\n---\nbody\n`;
+    const h = await open({
+      'a.md': note('id-garden-old', 'Garden plan', '2026-11-01T00:00:00+00:00'),
+      'b.md': note('id-garden-new', 'GARDEN log', '2026-11-20T00:00:00+00:00'),
+      'c.md': note('id-my-garden', 'My garden', '2026-11-25T00:00:00+00:00'),
+      'd.md': note('id-kitchen', 'Kitchen', '2026-11-26T00:00:00+00:00'),
+      'Private/e.md': note('id-secret-garden', 'Garden secrets', '2026-11-27T00:00:00+00:00'),
+    });
+    expect((await complete(h, 'gar')).completion).toEqual({ values: ['id-secret-garden', 'id-garden-new', 'id-garden-old', 'id-my-garden'], total: 4, hasMore: false });
+    expect((await complete(h, 'id-kit')).completion.values).toEqual(['id-kitchen']);
+    expect((await complete(h, 'zzz')).completion).toEqual({ values: [], total: 0, hasMore: false });
+    expect((await complete(h, '')).completion.total).toBe(5);
+    // A connection limited to a folder completes from its own notes alone.
+    const bounded = await connectClient(h.runtime, { folder: 'Private' });
+    try {
+      const answer = await bounded.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value: 'gar' } });
+      expect(answer.completion).toEqual({ values: ['id-secret-garden'], total: 1, hasMore: false });
+    } finally {
+      await bounded.close();
+    }
+    // Another template or variable completes to nothing.
+    expect((await h.client.complete({ ref: { type: 'ref/resource', uri: 'dexi-note://{other}' }, argument: { name: 'other', value: 'gar' } })).completion.values).toEqual([]);
+  });
+
+  it('caps the answer at 100 and says there is more', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`Note ${i}.md`] = `note ${i}\n`;
+    const h = await open(files);
+    const { completion } = await complete(h, 'note');
+    expect(completion.values).toHaveLength(100);
+    expect(completion).toMatchObject({ total: 150, hasMore: true });
   });
 });
