@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noteUri } from '../../src/server/resources.js';
+import { NOTE_TEMPLATE, noteUri } from '../../src/server/resources.js';
 import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
 import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from './fixture.js';
 
@@ -176,6 +176,14 @@ describe.each(CASES)('boundary: $name', (c) => {
     const unknownRefusal = (await refusal(noteUri(id(999)))).split(id(999)).join('<id>');
     expect(unknownRefusal).toMatch(/Note not found/);
     for (const n of c.outside) expect((await refusal(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/subscribe of ${id(n)}`).toBe(unknownRefusal);
+    // The template's note_id completes to inside notes only, whatever is typed: an outside title or id completes to none of its own.
+    const insideIds = new Set(c.inside.map(id));
+    const all = await h.client.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value: '' } });
+    expect([...all.completion.values].sort()).toEqual([...insideIds].sort());
+    for (const value of [...forbiddenStrings(c), ...c.outside.map(id)]) {
+      const answer = await h.client.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value } });
+      for (const completed of answer.completion.values) expect(insideIds.has(completed), `note_id "${value}" completed to ${completed}`).toBe(true);
+    }
     for (const n of c.inside) {
       const read = await h.client.readResource({ uri: noteUri(id(n)) });
       const body = JSON.stringify(read);
