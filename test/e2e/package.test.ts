@@ -23,12 +23,14 @@ describe('the packed package, installed as a user installs it', () => {
   let dir: string;
   let prefix: string;
   let installed: string;
+  let tarball: string;
 
   beforeAll(async () => {
     dir = await tempDir('dexi-package-');
     const { stdout } = await exec(npm, ['pack', '--json', '--pack-destination', dir, '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     const [packed] = JSON.parse(stdout) as { filename: string }[];
     if (packed === undefined) throw new Error('npm pack made no tarball');
+    tarball = path.join(dir, packed.filename);
     prefix = path.join(dir, 'prefix');
     await mkdir(prefix);
     // An empty project of its own, so that nothing of the repository (its lockfile, its .npmrc) takes part.
@@ -95,4 +97,13 @@ describe('the packed package, installed as a user installs it', () => {
       await server.client.close();
     }
   });
+
+  it('runs through npx from the tarball, as the README\'s npx snippet starts it, with an npm cache of its own', async () => {
+    const cache = path.join(dir, 'npx-cache');
+    const env = { ...process.env, npm_config_cache: cache, npm_config_yes: 'true' };
+    const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+    const version = await run(npx, ['--yes', `--package=${tarball}`, '--', 'dexi-vault', '--version'], { cwd: dir, env, timeoutMs: 10 * 60_000 });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  }, 11 * 60_000);
 });
