@@ -24,9 +24,10 @@ import { hashContent } from './parse.js';
 
 /** One write of one file, as recorded. Hashes are hashContent of the whole file. */
 export type Write =
-  | { action: 'created'; id: string; path: string; after: string }
+  /** `madeFolder`: the first of the note's folders that the write made, for an undo to remove once empty. */
+  | { action: 'created'; id: string; path: string; after: string; madeFolder?: string }
   | { action: 'changed'; id: string; path: string; before: string; after: string }
-  | { action: 'moved'; id: string; from: string; path: string; after: string }
+  | { action: 'moved'; id: string; from: string; path: string; after: string; madeFolder?: string }
   | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string } };
 
 export interface ActivityEntry extends Record<string, unknown> {

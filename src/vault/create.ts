@@ -65,7 +65,8 @@ export function createNote(
       throw new NoteCapError(request.noteCap);
     }
     const folder = request.folder ?? null;
-    const realDir = folder === null ? parts.root : await ensureNoteFolder(parts.root, files, folder, 'create a note in');
+    const made = folder === null ? { dir: parts.root } : await ensureNoteFolder(parts.root, files, folder, 'create a note in');
+    const realDir = made.dir;
 
     const name = fileNameForTitle(request.title);
     const now = formatIso(clock.now());
@@ -104,7 +105,7 @@ export function createNote(
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw error;
       }
-      await request.journal?.record({ action: 'created', id: frontmatter.id as string, path: vaultPath, after: hashContent(content) });
+      await request.journal?.record({ action: 'created', id: frontmatter.id as string, path: vaultPath, after: hashContent(content), ...(made.made ? { madeFolder: made.made } : {}) });
       let record: NoteRecord | undefined = await lock.run(vaultPath, () => ingest.ingest(vaultPath));
       if (record === undefined || record.id !== frontmatter.id) {
         // Another program moved or removed the new file at once (the watcher
@@ -127,7 +128,7 @@ export function createNote(
  * anywhere along it (links are never followed, so a note written through
  * one would be invisible at best and outside the vault at worst).
  */
-export async function ensureNoteFolder(root: string, files: NoteFiles, folder: string, doing: string): Promise<string> {
+export async function ensureNoteFolder(root: string, files: NoteFiles, folder: string, doing: string): Promise<{ dir: string; made?: string }> {
   const problem = folderPathProblem(folder);
   if (problem) throw new InvalidInputError(`Cannot ${doing} the folder "${folder}": ${problem}.`);
   const linked = new InvalidInputError(`Cannot ${doing} the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
@@ -141,9 +142,10 @@ export async function ensureNoteFolder(root: string, files: NoteFiles, folder: s
   const lexical = files.absolute(folder);
   // Before creating anything: an existing part of the path that is a link is refused.
   if (!samePath(dirAbs, lexical)) throw linked;
-  await mkdir(dirAbs, { recursive: true });
+  // The first folder made, if any: an undo of the write removes what it made, once empty.
+  const first = await mkdir(dirAbs, { recursive: true });
   // And after: a link that raced in while the folders were made.
   const realDir = await realpath(dirAbs);
   if (!isWithin(root, realDir) || (await inLinkedFolder(root, path.join(dirAbs, 'x.md')))) throw linked;
-  return dirAbs;
+  return first === undefined ? { dir: dirAbs } : { dir: dirAbs, made: path.relative(root, first).split(path.sep).join('/') };
 }

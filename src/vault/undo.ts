@@ -1,4 +1,4 @@
-import { lstat, mkdir, link, unlink } from 'node:fs/promises';
+import { lstat, mkdir, link, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileExclusive, openRegularFile, replaceGuarded, type OpenedFile } from '../files/atomic.js';
 import { ensureTempDir } from '../files/dexi-dir.js';
@@ -274,6 +274,23 @@ export async function undo(log: ActivityLog, target: UndoTarget): Promise<Record
       throw new UndoError(`Putting back ${entry.path} failed (${code ?? (error as Error).message}); run "dexi-vault activity" to see what was undone.`);
     }
     await journal.record(write);
+    if ((entry.action === 'created' || entry.action === 'moved') && entry.madeFolder !== undefined) await removeMadeFolders(root, entry.path, entry.madeFolder);
   }
   return call;
+}
+
+/**
+ * The folders a create or move made for its note, from the note's own up to
+ * `made`, removed where the undo left them empty (rmdir removes none that
+ * holds anything, the person's files included).
+ */
+async function removeMadeFolders(root: string, notePath: string, made: string): Promise<void> {
+  if (folderPathProblem(made) !== undefined || !notePath.startsWith(`${made}/`)) return;
+  for (let folder = path.posix.dirname(notePath); folder === made || folder.startsWith(`${made}/`); folder = path.posix.dirname(folder)) {
+    try {
+      await rmdir(await safeFile(root, folder));
+    } catch {
+      return;
+    }
+  }
 }

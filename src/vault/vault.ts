@@ -575,7 +575,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       const current = await this.currentToWrite(id, record, file, admit, 'moved');
       if (current === 'retry') return 'retry';
       if (current.folder === folder) return {};
-      if (folder !== null) await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
+      const made = folder === null ? undefined : (await ensureNoteFolder(this.root, this.files, folder, 'move the note into')).made;
       const name = current.path.slice(current.path.lastIndexOf('/') + 1);
       const base = name.slice(0, -'.md'.length);
       const extension = name.slice(base.length);
@@ -590,7 +590,7 @@ export class Vault extends EventEmitter<VaultEvents> {
         });
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
-        await journal?.record({ action: 'moved', id, from: current.path, path: toPath, after: file.hash });
+        await journal?.record({ action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) });
         this.placeWritten(id, toPath, file.content, moved);
         return { before };
       }

@@ -157,6 +157,24 @@ describe('the activity record and undo, after each write tool', () => {
   });
 });
 
+describe('folders a call made', () => {
+  it('go again with its undo once empty, but not one the person has put a file in', async () => {
+    const harness = await open();
+    const before = await snapshot(harness.dir);
+    await harness.ok('move_note', { note_id: IDEA_ID, folder: 'Archive/2026/December' });
+    expect((await entries(harness))[0]).toEqual(expect.objectContaining({ action: 'moved', madeFolder: 'Archive' }));
+    await undo(harness.runtime.activity, { last: true });
+    await expect(stat(path.join(harness.dir, 'Archive'))).rejects.toThrow();
+    expect(await snapshot(harness.dir)).toEqual(before);
+
+    await harness.ok('move_note', { note_id: PLAN_ID, folder: 'Archive/2026' });
+    await writeFile(path.join(harness.dir, 'Archive/mine.txt'), 'my own file\n');
+    await undo(harness.runtime.activity, { last: true });
+    await expect(stat(path.join(harness.dir, 'Archive/2026'))).rejects.toThrow();
+    expect(await readFile(path.join(harness.dir, 'Archive/mine.txt'), 'utf8')).toBe('my own file\n');
+  });
+});
+
 describe('undo refused', () => {
   it('after the person edited the note: nothing is changed, and the sentence says why', async () => {
     const harness = await open();
