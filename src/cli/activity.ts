@@ -1,7 +1,15 @@
 import type { ActivityRecord } from '../vault/activity.js';
+import { formatLocal, parseIso } from '../vault/time.js';
 import { recordedCalls } from '../vault/undo.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+const SPAN = /^(\d{1,5})\s*([mhdw])$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?$/;
+
+/** Whether `--since` has one of its forms (a date of that form may still be no date, such as 2026-02-31). Pure. */
+export function isSinceForm(text: string): boolean {
+  return SPAN.test(text.trim()) || DATE.test(text.trim());
+}
 
 /**
  * `--since`: a span back from now (`30m`, `12h`, `1d`, `2w`) or a date or
@@ -9,24 +17,15 @@ const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, 
  * means it). Undefined when the text is neither. Pure.
  */
 export function sinceTime(text: string, now: Date): Date | undefined {
-  const span = /^(\d{1,5})\s*([mhdw])$/i.exec(text.trim());
+  const span = SPAN.exec(text.trim());
   if (span) return new Date(now.getTime() - Number(span[1]) * (UNITS[(span[2] as string).toLowerCase()] as number));
-  const date = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?$/.exec(text.trim());
-  if (!date) return undefined;
-  const [year, month, day, hour, minute] = date.slice(1).map((part) => (part === undefined ? 0 : Number(part))) as [number, number, number, number, number];
-  const local = new Date(year, month - 1, day, hour, minute);
-  // new Date rolls 2026-02-31 over into March: such a date is not a date.
-  return local.getDate() === day && local.getMonth() === month - 1 ? local : undefined;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
+  // Frontmatter's reader: a date-time without an offset is local time, and an impossible date none.
+  return DATE.test(text.trim()) ? parseIso(text.trim()) : undefined;
 }
 
 /** A recorded time as the person's clock shows it, to the second. */
 export function localTimestamp(iso: string): string {
-  const date = new Date(iso);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  return formatLocal(new Date(iso), 'second');
 }
 
 function change(entry: ActivityRecord): string {

@@ -3,6 +3,7 @@ import { folderPathProblem } from '../files/paths.js';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
+import { isSinceForm } from './activity.js';
 
 export class UsageError extends Error {}
 
@@ -298,16 +299,14 @@ function readOnly(flag: boolean | undefined, fromEnv: string | undefined): boole
   throw usage(`DEXI_READ_ONLY takes true or false, not "${fromEnv ?? ''}".`);
 }
 
-// The span is checked against the clock when the command runs; here only its form.
-const SINCE_FORM = /^(\d{1,5}\s*[mhdw]|\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2})?)$/i;
-
 function parseActivityCommand(argv: readonly string[], env: NodeJS.ProcessEnv): ActivityConfig | HelpConfig {
   const { values } = parseOptions(argv, { vault: { type: 'string' }, since: { type: 'string' } }, false);
   if (values.help) return { command: 'help' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   const since = values.since as string | undefined;
   if (since === undefined) return { command: 'activity', vault };
-  if (!SINCE_FORM.test(since.trim())) throw usage(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; not "${since}".`);
+  // The span is read against the clock when the command runs; here only its form is checked.
+  if (!isSinceForm(since)) throw usage(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; not "${since}".`);
   return { command: 'activity', vault, since: since.trim() };
 }
 

@@ -49,14 +49,21 @@ export function tempDir(vaultRoot: string): string {
   return path.join(cacheDir(vaultRoot), 'tmp');
 }
 
-/** Make the cache folder, with its `.gitignore`. */
-export async function ensureCacheDir(vaultRoot: string): Promise<string> {
-  const dir = cacheDir(vaultRoot);
+/**
+ * Make `dir` with a `.gitignore` holding `ignore`, unless one is there
+ * already: that one is left as it is (it may be the person's).
+ */
+export async function ensureIgnoredDir(dir: string, ignore = '*\n'): Promise<string> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+  await writeFile(path.join(dir, '.gitignore'), ignore, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
   return dir;
+}
+
+/** Make the cache folder, with its `.gitignore`. */
+export function ensureCacheDir(vaultRoot: string): Promise<string> {
+  return ensureIgnoredDir(cacheDir(vaultRoot));
 }
 
 /** Make a teammate's cache folder inside ours, after ours ignores itself in git. */

@@ -81,6 +81,10 @@ function offsetOf(cursor: string | undefined): number {
 export function serveNotesAsResources(server: Server, context: ToolContext): () => void {
   const { view } = context;
   const ready = (): Promise<void> => viewReadyForRequest(view);
+  // The list: once the client has listed, a note that comes into its view or
+  // leaves it is told as `list_changed`, a burst of them as one. `listed` is
+  // the ids it may see, kept only for a client that listed at all.
+  let listed: Set<string> | undefined;
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     await ready();
     const offset = offsetOf(request.params?.cursor);
@@ -143,10 +147,6 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
   const tell = (id: string): void => {
     server.sendResourceUpdated({ uri: noteUri(id) }).catch(() => undefined);
   };
-  // The list: once the client has listed, a note that comes into its view or
-  // leaves it is told as `list_changed`, a burst of them as one. `listed` is
-  // the ids it may see, kept only for a client that listed at all.
-  let listed: Set<string> | undefined;
   let listTimer: NodeJS.Timeout | undefined;
   const listChanged = (): void => {
     listTimer ??= setTimeout(() => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, readdir, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileExclusive } from '../files/atomic.js';
-import { dexiDir, ensureTempDir } from '../files/dexi-dir.js';
+import { dexiDir, ensureIgnoredDir, ensureTempDir } from '../files/dexi-dir.js';
 import type { Clock } from './clock.js';
 import { DexiError } from './errors.js';
 import { hashContent } from './parse.js';
@@ -30,7 +30,7 @@ export type Write =
   | { action: 'moved'; id: string; from: string; path: string; after: string; madeFolder?: string }
   | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string } };
 
-export interface ActivityEntry extends Record<string, unknown> {
+export interface ActivityEntry {
   time: string;
   /** One id per tool call (or undo): the writes of one call are undone together. */
   call: string;
@@ -74,6 +74,12 @@ export const HISTORY_LIMITS = {
   pruneEvery: 50,
 } as const;
 
+/** HISTORY_LIMITS in words, for the sentences that name them. */
+export const HISTORY_KEPT = `${HISTORY_LIMITS.maxAgeMs / 86_400_000} days, ${HISTORY_LIMITS.maxBytes / 2 ** 20} MB at most`;
+
+/** A kept version's file name: its git blob id. */
+const VERSION_NAME = /^[0-9a-f]{40}$/;
+
 export class HistoryError extends DexiError {}
 
 const LOG_GITIGNORE = [
@@ -93,7 +99,7 @@ export function historyDir(vaultRoot: string): string {
 
 /** The path of a kept version; hashes are hex, so nothing else can be named. */
 export function historyPath(vaultRoot: string, hash: string): string {
-  if (!/^[0-9a-f]{40}$/.test(hash)) throw new HistoryError(`"${hash}" is not the name of a kept version.`);
+  if (!VERSION_NAME.test(hash)) throw new HistoryError(`"${hash}" is not the name of a kept version.`);
   return path.join(historyDir(vaultRoot), hash);
 }
 
@@ -137,10 +143,16 @@ function isRecord(value: unknown): value is ActivityRecord {
  */
 export class ActivityLog {
   private appending: Promise<void> = Promise.resolve();
-  private logReady: Promise<void> | undefined;
-  private historyReady: Promise<void> | undefined;
+  /**
+   * `.dexi/`, with a `.gitignore` for the record: it names versions kept in
+   * this machine's history, so on another machine (or in a merge of two
+   * machines' appends) it would be wrong. A `.gitignore` the person has
+   * there already is theirs, and left as it is.
+   */
+  private readonly logFolder = onceUntilFailed(() => ensureIgnoredDir(dexiDir(this.root), LOG_GITIGNORE));
+  private readonly historyFolder = onceUntilFailed(() => ensureIgnoredDir(historyDir(this.root)));
   private keptSincePrune = 0;
-  private pruning: Promise<void> | undefined;
+  private pruning: Promise<number> | undefined;
 
   constructor(
     readonly root: string,
@@ -167,7 +179,7 @@ export class ActivityLog {
     const hash = hashContent(bytes);
     const target = historyPath(this.root, hash);
     try {
-      await this.ensureHistory();
+      await this.historyFolder();
       try {
         await createFileExclusive(target, bytes, await ensureTempDir(this.root));
       } catch (error) {
@@ -202,7 +214,7 @@ export class ActivityLog {
     const line = `${JSON.stringify(entry)}\n`;
     const next = this.appending.then(async () => {
       try {
-        await this.ensureLogFolder();
+        await this.logFolder();
         await appendFile(activityFile(this.root), line);
       } catch (error) {
         // The write itself is made and its version kept; only the line is missing.
@@ -225,54 +237,36 @@ export class ActivityLog {
   }
 
   /**
-   * `.dexi/`, with a `.gitignore` for the record: it names versions kept in
-   * this machine's history, so on another machine (or in a merge of two
-   * machines' appends) it would be wrong. A `.gitignore` the person has there
-   * already is theirs, and left as it is.
-   */
-  private ensureLogFolder(): Promise<void> {
-    this.logReady ??= (async () => {
-      await mkdir(dexiDir(this.root), { recursive: true });
-      await writeFile(path.join(dexiDir(this.root), '.gitignore'), LOG_GITIGNORE, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    })().catch((error: unknown) => {
-      this.logReady = undefined;
-      throw error;
-    });
-    return this.logReady;
-  }
-
-  private ensureHistory(): Promise<void> {
-    this.historyReady ??= (async () => {
-      const dir = historyDir(this.root);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    })().catch((error: unknown) => {
-      this.historyReady = undefined;
-      throw error;
-    });
-    return this.historyReady;
-  }
-
-  /**
    * Remove the kept versions older than HISTORY_LIMITS.maxAgeMs, then the
-   * oldest until the rest fit in maxBytes. Returns how many were removed.
+   * oldest until the rest fit in maxBytes. Returns how many were removed;
+   * a prune asked for while one runs is that one.
    */
   prune(): Promise<number> {
-    if (this.pruning) return this.pruning.then(() => 0);
-    const run = pruneHistory(historyDir(this.root), this.clock.now().getTime()).catch((error: unknown) => {
-      this.log(`Could not prune .dexi/history: ${(error as Error).message}`);
-      return 0;
-    });
-    this.pruning = run.then(() => undefined);
-    void this.pruning.then(() => {
-      this.pruning = undefined;
-    });
-    return run;
+    this.pruning ??= pruneHistory(historyDir(this.root), this.clock.now().getTime())
+      .catch((error: unknown) => {
+        this.log(`Could not prune .dexi/history: ${(error as Error).message}`);
+        return 0;
+      })
+      .finally(() => {
+        this.pruning = undefined;
+      });
+    return this.pruning;
   }
+}
+
+/** `make`, run once and its promise kept; run again on the next call if it failed (the folder may be fixable). */
+function onceUntilFailed(make: () => Promise<unknown>): () => Promise<void> {
+  let made: Promise<void> | undefined;
+  return () => {
+    made ??= make().then(
+      () => undefined,
+      (error: unknown) => {
+        made = undefined;
+        throw error;
+      },
+    );
+    return made;
+  };
 }
 
 /** Which kept versions to remove, given each one's size and last use. Pure. */
@@ -296,7 +290,7 @@ async function pruneHistory(dir: string, nowMs: number): Promise<number> {
   }
   const versions: { name: string; size: number; mtimeMs: number }[] = [];
   for (const name of names) {
-    if (!/^[0-9a-f]{40}$/.test(name)) continue;
+    if (!VERSION_NAME.test(name)) continue;
     const info = await stat(path.join(dir, name)).catch(() => undefined);
     if (info?.isFile()) versions.push({ name, size: info.size, mtimeMs: info.mtimeMs });
   }

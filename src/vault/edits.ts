@@ -3,7 +3,7 @@ import { editedHead, FrontmatterLayoutError, headOf, joinNote, setFrontmatterKey
 import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
 import { DexiError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
-import { formatIso } from './time.js';
+import { formatIso, formatLocal } from './time.js';
 
 export interface EditRequest {
   mode: 'replace' | 'append';
@@ -21,14 +21,9 @@ export interface EditedNote {
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-function localDate(now: Date): string {
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /** The new value of a note's `updated` key, written the way the note already writes it (a date alone stays a date alone). */
 function stampLike(previous: unknown, now: Date): string {
-  return typeof previous === 'string' && DATE_ONLY.test(previous.trim()) ? localDate(now) : formatIso(now);
+  return typeof previous === 'string' && DATE_ONLY.test(previous.trim()) ? formatLocal(now, 'day') : formatIso(now);
 }
 
 /**

@@ -37,6 +37,17 @@ export function formatIso(date: Date): string {
   );
 }
 
+/**
+ * A time as the person's clock shows it: `2026-07-14`, `2026-07-14 11:12`
+ * or `2026-07-14 11:12:05`, in the server's time zone.
+ */
+export function formatLocal(date: Date, precision: 'day' | 'minute' | 'second'): string {
+  const day = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  if (precision === 'day') return day;
+  const minute = `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return precision === 'minute' ? minute : `${minute}:${pad(date.getSeconds())}`;
+}
+
 function daysInMonth(year: number, month: number): number {
   // month is 1-based; day 0 of the next month is the last day of this one.
   const d = new Date(0);

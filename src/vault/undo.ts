@@ -3,9 +3,10 @@ import path from 'node:path';
 import { createFileExclusive, openRegularFile, replaceGuarded, type OpenedFile } from '../files/atomic.js';
 import { ensureTempDir } from '../files/dexi-dir.js';
 import { folderPathProblem, inLinkedFolder, resolveInside } from '../files/paths.js';
-import { HistoryError, type ActivityLog, type ActivityRecord, type Write } from './activity.js';
+import { HISTORY_KEPT, HistoryError, type ActivityLog, type ActivityRecord, type Write } from './activity.js';
 import { DexiError } from './errors.js';
 import { hashContent } from './parse.js';
+import { formatLocal } from './time.js';
 
 /**
  * `dexi-vault undo`: put back what one tool call changed, as it was before,
@@ -48,6 +49,11 @@ export function ownEntry(call: RecordedCall): ActivityRecord {
   return call.entries.find((entry) => entry.because === undefined) ?? (call.entries[0] as ActivityRecord);
 }
 
+/** The calls an undo may still take back: not undone, and not undos themselves. */
+function openCalls({ calls, undone }: ReturnType<typeof recordedCalls>): RecordedCall[] {
+  return calls.filter((call) => !undone.has(call.call) && ownEntry(call).tool !== 'undo');
+}
+
 function namesNote(entry: ActivityRecord, note: string): boolean {
   const asPath = note.replace(/\\/g, '/').replace(/^\.\//, '');
   return entry.id === note || entry.path === asPath || (entry.action === 'moved' && entry.from === asPath);
@@ -60,8 +66,9 @@ function namesNote(entry: ActivityRecord, note: string): boolean {
  * assistant's changes one call at a time. Pure.
  */
 export function callToUndo(entries: readonly ActivityRecord[], target: UndoTarget): RecordedCall | { problem: string } {
-  const { calls, undone } = recordedCalls(entries);
-  const open = calls.filter((call) => !undone.has(call.call) && ownEntry(call).tool !== 'undo');
+  const recorded = recordedCalls(entries);
+  const { calls } = recorded;
+  const open = openCalls(recorded);
   for (let i = open.length - 1; i >= 0; i--) {
     const call = open[i] as RecordedCall;
     if ('last' in target || namesNote(ownEntry(call), target.note)) return call;
@@ -111,17 +118,11 @@ async function fileNow(absolute: string): Promise<FileNow> {
   return { hash: hashContent(opened.file.bytes), readOnly: (Number(opened.file.stats.mode) & 0o222) === 0 };
 }
 
-function localTime(iso: string): string {
-  const date = new Date(iso);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
 /** The call's writes as a sentence's subject: "update_note of Notes/Plan.md on 2026-12-02 04:10". */
 export function describeCall(call: RecordedCall): string {
   const own = ownEntry(call);
   const where = own.action === 'moved' ? `${own.from} → ${own.path}` : own.path;
-  return `${own.tool} of ${where} on ${localTime(own.time)}`;
+  return `${own.tool} of ${where} on ${formatLocal(new Date(own.time), 'minute')}`;
 }
 
 /**
@@ -140,19 +141,23 @@ async function checkUndoable(root: string, call: RecordedCall, laterCalls: reado
     const by = later ? `the assistant's ${describeCall(later)}; undo that first` : 'you or another program; undoing would lose that change';
     return `Cannot undo the assistant's ${describeCall(call)}: ${vaultPath} has been changed since, by ${by}. Nothing was changed.`;
   };
+  /** The file at `vaultPath` is what the call wrote there (content `after`). */
+  const asLeft = async (vaultPath: string, after: string): Promise<FileNow> => {
+    const file = await now(vaultPath);
+    if (file.hash === after) return file;
+    throw new UndoError(file.hash === null ? `Cannot undo the assistant's ${describeCall(call)}: ${vaultPath} is no longer there (moved or deleted since). Nothing was changed.` : changedSince(vaultPath));
+  };
   for (const entry of [...call.entries].reverse()) {
     switch (entry.action) {
       case 'changed':
       case 'created': {
-        const file = await now(entry.path);
-        if (file.hash !== entry.after) throw new UndoError(file.hash === null ? `Cannot undo the assistant's ${describeCall(call)}: ${entry.path} is no longer there (moved or deleted since). Nothing was changed.` : changedSince(entry.path));
+        const file = await asLeft(entry.path, entry.after);
         if (file.readOnly) throw new UndoError(`Cannot undo the assistant's ${describeCall(call)}: ${entry.path} is read-only now; make it writable first. Nothing was changed.`);
         expected.set(entry.path, entry.action === 'changed' ? entry.before : null);
         break;
       }
       case 'moved': {
-        const file = await now(entry.path);
-        if (file.hash !== entry.after) throw new UndoError(file.hash === null ? `Cannot undo the assistant's ${describeCall(call)}: ${entry.path} is no longer there (moved or deleted since). Nothing was changed.` : changedSince(entry.path));
+        await asLeft(entry.path, entry.after);
         if ((await now(entry.from)).hash !== null) throw new UndoError(`Cannot undo the assistant's ${describeCall(call)}: there is a file at ${entry.from} again. Nothing was changed.`);
         expected.set(entry.from, entry.after);
         expected.set(entry.path, null);
@@ -184,7 +189,7 @@ async function versionsNeeded(log: ActivityLog, call: RecordedCall): Promise<Map
     const bytes = await log.version(hash);
     if (!bytes) {
       throw new UndoError(
-        `Cannot undo the assistant's ${describeCall(call)}: the version it replaced is no longer kept (.dexi/history keeps them 30 days, 256 MB at most). Nothing was changed.`,
+        `Cannot undo the assistant's ${describeCall(call)}: the version it replaced is no longer kept (.dexi/history keeps them ${HISTORY_KEPT}). Nothing was changed.`,
       );
     }
     versions.set(hash, bytes);
@@ -212,9 +217,9 @@ export async function undo(log: ActivityLog, target: UndoTarget): Promise<Record
   const entries = await log.entries();
   const call = callToUndo(entries, target);
   if ('problem' in call) throw new UndoError(call.problem);
-  const { calls, undone } = recordedCalls(entries);
-  const position = calls.findIndex((other) => other.call === call.call);
-  const laterCalls = calls.slice(position + 1).filter((other) => !undone.has(other.call) && ownEntry(other).tool !== 'undo');
+  const open = openCalls(recordedCalls(entries));
+  // callToUndo made its own list: the call is found in this one by its id.
+  const laterCalls = open.slice(open.findIndex((other) => other.call === call.call) + 1);
   const root = log.root;
   await checkUndoable(root, call, laterCalls);
   const versions = await versionsNeeded(log, call);

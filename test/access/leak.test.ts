@@ -6,6 +6,14 @@ import { NOTE_TEMPLATE, noteUri } from '../../src/server/resources.js';
 import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
 import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from './fixture.js';
 
+/** What a request answers, as text: its result, or the message it was refused with. */
+function answerOf(request: Promise<unknown>): Promise<string> {
+  return request.then(
+    (result) => JSON.stringify(result),
+    (error: unknown) => (error as Error).message,
+  );
+}
+
 /**
  * The fixture with links between its notes, across every boundary: inside
  * notes link out (by bare name, which shows as their own text only), and
@@ -160,19 +168,11 @@ describe.each(CASES)('boundary: $name', (c) => {
     text += JSON.stringify(await h.client.listResourceTemplates());
     for (const secret of forbiddenStrings(c)) expect(text, `resources leaked ${secret}`).not.toContain(secret);
     expect(uris.sort()).toEqual(c.inside.map((n) => noteUri(id(n))).sort());
-    const failure = async (uri: string): Promise<string> =>
-      h.client.readResource({ uri }).then(
-        (result) => JSON.stringify(result),
-        (error: unknown) => (error as Error).message,
-      );
+    const failure = (uri: string): Promise<string> => answerOf(h.client.readResource({ uri }));
     const baseline = (await failure(noteUri(id(999)))).split(id(999)).join('<id>');
     expect(baseline).toMatch(/Note not found/);
     for (const n of c.outside) expect((await failure(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/read of ${id(n)}`).toBe(baseline);
-    const refusal = async (uri: string): Promise<string> =>
-      h.client.subscribeResource({ uri }).then(
-        (result) => JSON.stringify(result),
-        (error: unknown) => (error as Error).message,
-      );
+    const refusal = (uri: string): Promise<string> => answerOf(h.client.subscribeResource({ uri }));
     const unknownRefusal = (await refusal(noteUri(id(999)))).split(id(999)).join('<id>');
     expect(unknownRefusal).toMatch(/Note not found/);
     for (const n of c.outside) expect((await refusal(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/subscribe of ${id(n)}`).toBe(unknownRefusal);
@@ -199,11 +199,7 @@ describe.each(CASES)('boundary: $name', (c) => {
       }
     }
     for (const secret of forbiddenStrings(c)) expect(text, `prompts leaked ${secret}`).not.toContain(secret);
-    const failure = (folder: string): Promise<string> =>
-      h.client.getPrompt({ name: 'weekly-digest', arguments: { folder } }).then(
-        (result) => JSON.stringify(result),
-        (error: unknown) => (error as Error).message,
-      );
+    const failure = (folder: string): Promise<string> => answerOf(h.client.getPrompt({ name: 'weekly-digest', arguments: { folder } }));
     const baseline = (await failure('No Such Folder')).split('No Such Folder').join('<name>');
     expect(baseline).toMatch(/Folder not found/);
     for (const folder of c.outsideFolders) expect((await failure(folder)).split(folder).join('<name>'), `weekly-digest in ${folder}`).toBe(baseline);

@@ -1,26 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/vault/catalog.js';
-import type { NoteRecord } from '../../src/vault/note.js';
-
-const record = (id: string, path: string): NoteRecord => ({
-  id,
-  path,
-  folder: path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null,
-  title: id,
-  source: 'note',
-  createdMs: 1000,
-  updatedMs: 2000,
-  tags: [],
-  snippet: '',
-  shared: false,
-  broken: false,
-  size: 10,
-  mtimeMs: 2000,
-  ctimeMs: 2000,
-  ino: 1,
-  birthtimeMs: 1000,
-  hash: `hash-${id}`,
-});
+import { catalogRecord as record } from '../support/records.js';
 
 type Step = ['place' | 'unplace', string, string] | ['ask', string, boolean];
 

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { parseCli, UsageError } from '../../src/cli/args.js';
 
+/** The first line of the usage error `argv` is refused with. */
+function usageErrorOf(argv: string[], env: Record<string, string> = {}): string {
+  let thrown: unknown;
+  try {
+    parseCli(argv, { DEXI_VAULT: '/notes', ...env });
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(UsageError);
+  return (thrown as Error).message.split('\n')[0] as string;
+}
+
 describe('parseCli: read-only serving, from the flag or from an MCP bundle\'s DEXI_READ_ONLY', () => {
   const scopes: [string[], Record<string, string>, string[]][] = [
     [['serve'], {}, ['notes:read', 'notes:write']],
@@ -34,14 +46,7 @@ describe('parseCli: read-only serving, from the flag or from an MCP bundle\'s DE
     ],
   ];
   it.each(refused)('%j with %j is refused', (argv, env, message) => {
-    let thrown: unknown;
-    try {
-      parseCli(argv, { DEXI_VAULT: '/notes', ...env });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(UsageError);
-    expect((thrown as Error).message.split('\n')[0]).toBe(message);
+    expect(usageErrorOf(argv, env)).toBe(message);
   });
 });
 
@@ -66,13 +71,6 @@ describe('parseCli: activity and undo', () => {
     [['undo', 'a.md', '--last'], 'undo takes a note or --last, not both.'],
   ];
   it.each(refused)('%j', (argv, message) => {
-    let thrown: unknown;
-    try {
-      parseCli(argv, { DEXI_VAULT: '/notes' });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(UsageError);
-    expect((thrown as Error).message.split('\n')[0]).toBe(message);
+    expect(usageErrorOf(argv)).toBe(message);
   });
 });

@@ -4,6 +4,7 @@ import type { NoteRecord } from '../../src/vault/note.js';
 import { coveringKeys, TagIndex } from '../../src/vault/tag-index.js';
 import { noteHasTag, tagFilterCandidates } from '../../src/vault/tags.js';
 import { createRng } from '../support/random.js';
+import { catalogRecord as record } from '../support/records.js';
 
 interface Note {
   id: string;
@@ -156,25 +157,6 @@ describe('TagIndex', () => {
 });
 
 describe('the catalog keeps its notes by tag', () => {
-  const record = (id: string, path: string, tags: string[], hash = `hash-${id}`): NoteRecord => ({
-    id,
-    path,
-    folder: path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null,
-    title: id,
-    source: 'note',
-    createdMs: 1000,
-    updatedMs: 2000,
-    tags,
-    snippet: '',
-    shared: false,
-    broken: false,
-    size: 10,
-    mtimeMs: 2000,
-    ctimeMs: 2000,
-    ino: 1,
-    birthtimeMs: 1000,
-    hash,
-  });
   const tagged = (catalog: Catalog, filter: string): NoteRecord[] => [...catalog.tagged(tagFilterCandidates(filter) ?? [])];
   const ids = (catalog: Catalog, filter: string): string[] => tagged(catalog, filter).map((note) => note.id).sort();
 
