@@ -3,6 +3,7 @@ import { folderPathProblem } from '../files/paths.js';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
+import { normaliseOrigin } from '../server/origin.js';
 import { isSinceForm } from './activity.js';
 
 export class UsageError extends Error {}
@@ -16,8 +17,12 @@ export interface ServeConfig {
   reviewTags?: string[];
   noteCap?: number | null;
   shared: { owner: string; dir: string }[];
-  /** Streamable HTTP instead of stdio; each token then brings its own scopes and boundary. */
-  http?: { port: number; host: string };
+  /**
+   * Streamable HTTP instead of stdio; each token then brings its own scopes
+   * and boundary. `allowOrigins`: the web pages (normalised origins) let
+   * through besides this machine's.
+   */
+  http?: { port: number; host: string; allowOrigins: string[] };
   /** The sentence model for semantic search: `use-lite` (default), a model id or folder, or `none`. */
   model: string;
   /** Pull the subscribed feeds at start and then every this many minutes. */
@@ -93,6 +98,9 @@ export const USAGE = `Usage:
                                             every request needs "Authorization: Bearer TOKEN", and each
                                             token brings its own scopes and boundary (so no --scopes,
                                             --folder or --tag with --http)
+      --allow-origin ORIGIN                 with --http: also take requests from the web page at ORIGIN,
+                                            e.g. https://app.example.com (repeatable); pages on this
+                                            machine are always taken, other pages refused (403)
       --model MODEL                         semantic search model: use-lite (default, ships with npm install),
                                             a transformers.js feature-extraction model id or local folder
                                             (install @huggingface/transformers beside dexi-vault for these),
@@ -171,6 +179,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
               shared: { type: 'string', multiple: true },
               http: { type: 'string' },
               host: { type: 'string' },
+              'allow-origin': { type: 'string', multiple: true },
               model: { type: 'string' },
               'pull-feeds': { type: 'string' },
               help: { type: 'boolean', short: 'h' },
@@ -328,8 +337,10 @@ function parseUndoCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Undo
 function parseHttpOptions(values: Record<string, unknown>): ServeConfig['http'] {
   const port = values.http as string | undefined;
   const host = values.host as string | undefined;
+  const origins = (values['allow-origin'] as string[] | undefined) ?? [];
   if (port === undefined) {
     if (host !== undefined) throw usage('--host only applies with --http PORT.');
+    if (origins.length > 0) throw usage('--allow-origin only applies with --http PORT.');
     return undefined;
   }
   const perConnection = ['scopes', 'read-only', 'folder', 'tag'].filter((key) => values[key] !== undefined).map((key) => `--${key}`);
@@ -340,7 +351,14 @@ function parseHttpOptions(values: Record<string, unknown>): ServeConfig['http'] 
   }
   if (!/^\d+$/.test(port) || Number(port) > 65535) throw usage(`--http takes a port number from 1 to 65535 (0 picks a free one), not "${port}".`);
   if (host !== undefined && host.trim() === '') throw usage('--host needs an address, such as 127.0.0.1 or 0.0.0.0.');
-  return { port: Number(port), host: host?.trim() ?? '127.0.0.1' };
+  const allowOrigins = origins.map((origin) => {
+    const normal = normaliseOrigin(origin.trim());
+    if (normal === undefined) {
+      throw usage(`--allow-origin takes a web page's origin: http:// or https://, a host and an optional port, nothing after (e.g. https://app.example.com or http://192.168.1.5:3000); "${origin}" is not one.`);
+    }
+    return normal;
+  });
+  return { port: Number(port), host: host?.trim() ?? '127.0.0.1', allowOrigins: [...new Set(allowOrigins)] };
 }
 
 const TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;

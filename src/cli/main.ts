@@ -123,6 +123,7 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
       tokens,
       port: http.port,
       host: http.host,
+      allowedOrigins: http.allowOrigins,
       tools: ALL_TOOLS,
       serverInfo: { name: 'dexi-vault', version: version() },
       log,

@@ -140,9 +140,9 @@ export async function replaceFileAtomicStreaming(
  * to a temporary file and hard-linked into place, which fails with EEXIST
  * instead of overwriting a file that appeared in the meantime.
  */
-export async function createFileExclusive(target: string, data: string | Uint8Array, tempDir?: string): Promise<void> {
+export async function createFileExclusive(target: string, data: string | Uint8Array, tempDir?: string, mode?: number): Promise<void> {
   const temp = tempPathFor(target, tempDir);
-  await writeTemp(temp, data);
+  await writeTemp(temp, data, mode === undefined ? {} : { mode });
   try {
     await link(temp, target);
   } finally {

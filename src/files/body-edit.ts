@@ -1,11 +1,15 @@
 /**
  * Edits of a note's Markdown body, as pure functions over strings: what
- * `update_note` writes. A note keeps its own line ending (LF or CRLF) on every
- * line the server writes, and an appended text becomes a paragraph of its own,
- * never a continuation of whatever block the body ended with.
+ * `update_note` writes. A note keeps its own line ending (LF, CRLF, or CR
+ * alone in an old Mac body) on every line the server writes, and its final
+ * line break or its lack of one; an appended text becomes a paragraph of its
+ * own, never a continuation of whatever block the body ended with.
  */
 
+/** A file's line ending, as its frontmatter can have it. */
 export type LineEnding = '\n' | '\r\n';
+/** A body's line ending: the file's, or CR alone (frontmatter is only read with LF or CRLF, so only a body can be CR-only). */
+export type BodyLineEnding = LineEnding | '\r';
 
 /**
  * How much of a file is looked at to tell its line ending: enough for any
@@ -19,11 +23,31 @@ export function lineEndingOf(content: string): LineEnding {
 }
 
 /**
+ * A note body's line ending: CR alone when its first 4 KiB break lines with
+ * CR and never with LF (an old Mac file), else the file's own (`fileEol`,
+ * from lineEndingOf).
+ */
+export function bodyLineEndingOf(body: string, fileEol: LineEnding): BodyLineEnding {
+  if (fileEol === '\r\n') return fileEol;
+  const probe = body.slice(0, LINE_ENDING_PROBE);
+  return probe.includes('\r') && !probe.includes('\n') ? '\r' : fileEol;
+}
+
+/**
+ * Whether a note's file ends with a line break. An empty file (or a
+ * byte-order mark alone) counts as one: text written into it ends with a
+ * line break, as an append's does.
+ */
+export function endsWithLineBreak(file: string): boolean {
+  return file === '' || file === '\uFEFF' || file.endsWith('\n') || file.endsWith('\r');
+}
+
+/**
  * `text` with every line break written as `eol`. A lone `\r` is a line break
  * too (CommonMark reads it as one, and old Mac files use it), so it becomes
  * `eol` rather than staying as a stray character an editor would show.
  */
-export function withLineEnding(text: string, eol: LineEnding): string {
+export function withLineEnding(text: string, eol: BodyLineEnding): string {
   if (!text.includes('\r') && (eol === '\n' || !text.includes('\n'))) return text;
   return text.replace(/\r\n|\r|\n/g, eol);
 }
@@ -152,7 +176,7 @@ function isFenceOpening(match: RegExpExecArray): boolean {
  *   rather than more code.
  * - A text of blank lines only adds nothing: the body is returned unchanged.
  */
-export function appendParagraph(body: string, text: string, eol: LineEnding): string {
+export function appendParagraph(body: string, text: string, eol: BodyLineEnding): string {
   const paragraph = withoutTrailingBlankLines(withoutLeadingBlankLines(withLineEnding(text, eol)));
   if (paragraph === '') return body;
   const kept = withoutTrailingBlankLines(body);
@@ -160,4 +184,17 @@ export function appendParagraph(body: string, text: string, eol: LineEnding): st
   const fence = openFenceAtEnd(kept);
   const closing = fence ? `${eol}${fence.indent}${fence.marker}` : '';
   return `${kept}${closing}${eol}${eol}${paragraph}${eol}`;
+}
+
+/**
+ * The body a `replace` writes: `text` with its line breaks written as `eol`
+ * and its trailing blank lines dropped (as an append drops them; the trailing
+ * spaces of its last line stay), then ending as the note ended: with exactly
+ * one line break when `finalBreak` (see endsWithLineBreak), with none when
+ * the note had none, so that a note written without a final newline stays
+ * so. A text of blank lines only gives an empty body.
+ */
+export function replacedBody(text: string, eol: BodyLineEnding, finalBreak: boolean): string {
+  const body = withoutTrailingBlankLines(withLineEnding(text, eol));
+  return body !== '' && finalBreak ? body + eol : body;
 }

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -49,21 +49,47 @@ export function tempDir(vaultRoot: string): string {
   return path.join(cacheDir(vaultRoot), 'tmp');
 }
 
+/** The mode of the folders that hold copies of note text: their owner's alone. */
+export const PRIVATE_DIR_MODE = 0o700;
+
 /**
  * Make `dir` with a `.gitignore` holding `ignore`, unless one is there
- * already: that one is left as it is (it may be the person's).
+ * already: that one is left as it is (it may be the person's). A `private`
+ * folder is made (or narrowed to) PRIVATE_DIR_MODE.
  */
-export async function ensureIgnoredDir(dir: string, ignore = '*\n'): Promise<string> {
-  await mkdir(dir, { recursive: true });
+export async function ensureIgnoredDir(dir: string, ignore = '*\n', options: { private?: boolean } = {}): Promise<string> {
+  if (options.private) await ensurePrivateDir(dir);
+  else await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, '.gitignore'), ignore, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EEXIST') throw error;
   });
   return dir;
 }
 
-/** Make the cache folder, with its `.gitignore`. */
+/**
+ * Make `dir` readable, writable and enterable by its owner alone. Security:
+ * what such a folder holds (the index's words, kept versions) is note text,
+ * and a `0600` note must not be readable through it. Its parents are made as
+ * any folder. A folder made by an older version (`0755`) is narrowed; one the
+ * server cannot narrow (another user's) is used as it is, as before.
+ */
+async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(path.dirname(dir), { recursive: true });
+  await mkdir(dir, { mode: PRIVATE_DIR_MODE }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  // Windows has no such modes: chmod there only sets or clears read-only.
+  if (process.platform === 'win32') return;
+  // The umask may have narrowed the mode given to mkdir further; an existing folder may be wider.
+  if (((await stat(dir)).mode & 0o777) !== PRIVATE_DIR_MODE) await chmod(dir, PRIVATE_DIR_MODE).catch(() => undefined);
+}
+
+/**
+ * Make the cache folder, with its `.gitignore`. Private: the index holds the
+ * words of every note, and note replacements wait in its `tmp/`.
+ */
 export function ensureCacheDir(vaultRoot: string): Promise<string> {
-  return ensureIgnoredDir(cacheDir(vaultRoot));
+  return ensureIgnoredDir(cacheDir(vaultRoot), '*\n', { private: true });
 }
 
 /** Make a teammate's cache folder inside ours, after ours ignores itself in git. */

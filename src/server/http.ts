@@ -18,6 +18,7 @@ import { buildInstructions } from './instructions.js';
 import type { Runtime } from './runtime.js';
 import { createMcpServer } from './server.js';
 import { HttpStartError } from './errors.js';
+import { originValidation } from './origin.js';
 
 export interface HttpOptions {
   runtime: Runtime;
@@ -31,6 +32,8 @@ export interface HttpOptions {
   log: Logger;
   /** Host names accepted in the Host header; by default those that reach `host`. */
   allowedHosts?: string[];
+  /** Web pages let through besides this machine's, as normaliseOrigin gives them (`serve --allow-origin`). */
+  allowedOrigins?: readonly string[];
   /** Close a session with no open request or stream after this long (default 30 minutes). */
   sessionIdleMs?: number;
   /** How often idle sessions and sessions of revoked tokens are looked for (default 1 minute). */
@@ -342,8 +345,8 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
 
   // As the SDK's createMcpExpressApp sets it up (which fixes bodies at
   // 100 kB), but no body is read before the token is verified: first the
-  // Host check against DNS rebinding, then the bearer token, and only then
-  // the JSON body. Until the token is verified every answer says
+  // Host and Origin checks against DNS rebinding, then the bearer token, and
+  // only then the JSON body. Until the token is verified every answer says
   // `Connection: close`, so a refused request's socket is closed after the
   // answer rather than the rest of its body read and thrown away.
   const app = express();
@@ -353,6 +356,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     next();
   });
   app.use(hostHeaderValidation(allowedHosts));
+  app.use(originValidation(options.allowedOrigins ?? [], log));
   const bearer = requireBearerAuth({ verifier });
   const auth: RequestHandler = (req, res, next) =>
     bearer(req, res, (error?: unknown) => {

@@ -51,15 +51,23 @@ function toRef(record: NoteRecord): { id: string; title: string } {
  * What update_note tells a connection without notes:read: only what the call
  * sent or the write set (see updatedNote). The title when this call set it and
  * the note now has exactly that title; the text when the call replaced the body
- * and the body is exactly the text sent (a note's own line ending, applied to
- * the text, would make it differ: then it is left out).
+ * and the body is exactly the text sent, or the text sent and the one final
+ * line break the note's ending gave it (the same answer whether the note had
+ * a final line break or not). A note's own line ending, applied to the text's
+ * inner line breaks, would make it differ: then it is left out.
  */
+/** Whether a replaced `body` is the `text` sent, as it is or with the final line break replacedBody added. */
+function isSentText(body: string, text: string): boolean {
+  if (body === text) return true;
+  return text !== '' && !/[\r\n]$/.test(text) && body.startsWith(text) && ['\n', '\r\n', '\r'].includes(body.slice(text.length));
+}
+
 export function toWriteReceipt(record: NoteRecord, body: string, sent: { title?: string | undefined; text?: string | undefined; mode: 'replace' | 'append' }): z.infer<typeof updatedNote> {
   // Key order as in a full note: id, title, text, then the rest.
   return {
     id: record.id,
     ...(sent.title !== undefined && record.title === sent.title ? { title: sent.title } : {}),
-    ...(sent.mode === 'replace' && sent.text !== undefined && body === sent.text ? { text: body } : {}),
+    ...(sent.mode === 'replace' && sent.text !== undefined && isSentText(body, sent.text) ? { text: sent.text } : {}),
     updated: formatIso(new Date(record.updatedMs)),
   };
 }

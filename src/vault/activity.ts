@@ -77,6 +77,9 @@ export const HISTORY_LIMITS = {
 /** HISTORY_LIMITS in words, for the sentences that name them. */
 export const HISTORY_KEPT = `${HISTORY_LIMITS.maxAgeMs / 86_400_000} days, ${HISTORY_LIMITS.maxBytes / 2 ** 20} MB at most`;
 
+/** The mode of a kept version, in a folder of PRIVATE_DIR_MODE. */
+const HISTORY_FILE_MODE = 0o600;
+
 /** A kept version's file name: its git blob id. */
 const VERSION_NAME = /^[0-9a-f]{40}$/;
 
@@ -150,7 +153,7 @@ export class ActivityLog {
    * there already is theirs, and left as it is.
    */
   private readonly logFolder = onceUntilFailed(() => ensureIgnoredDir(dexiDir(this.root), LOG_GITIGNORE));
-  private readonly historyFolder = onceUntilFailed(() => ensureIgnoredDir(historyDir(this.root)));
+  private readonly historyFolder = onceUntilFailed(() => ensureIgnoredDir(historyDir(this.root), '*\n', { private: true }));
   private keptSincePrune = 0;
   private pruning: Promise<number> | undefined;
 
@@ -181,7 +184,8 @@ export class ActivityLog {
     try {
       await this.historyFolder();
       try {
-        await createFileExclusive(target, bytes, await ensureTempDir(this.root));
+        // Security: owner-only, never more readable than the note it copies (a version kept once may be two notes').
+        await createFileExclusive(target, bytes, await ensureTempDir(this.root), HISTORY_FILE_MODE);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const now = this.clock.now();

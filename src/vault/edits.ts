@@ -1,4 +1,4 @@
-import { appendParagraph, withLineEnding } from '../files/body-edit.js';
+import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../files/body-edit.js';
 import { editedHead, FrontmatterLayoutError, headOf, joinNote, setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
@@ -46,9 +46,9 @@ function asDomainError(error: unknown): unknown {
  * A note's file after an `update_note`, from its current content. Pure.
  *
  * Only what was asked changes, plus the bookkeeping the contract names: the
- * body (appended to as a new paragraph, or replaced), the frontmatter `title`
- * when a title is given, and the note's own `updated` key (or `modified`,
- * `date modified`) if it has one. No key the note did not have is added.
+ * body (appended to as a new paragraph, or replaced, ending as it ended: see
+ * replacedBody), the frontmatter `title` when a title is given, and the
+ * note's own `updated` key (or `modified`, `date modified`) if it has one. No key the note did not have is added.
  *
  * The file is split once into its head (the frontmatter block, or a
  * byte-order mark, or nothing) and its body. The head alone is edited and the
@@ -73,8 +73,9 @@ export function editedContent(content: string, request: EditRequest, now: Date):
 
   let body = split.body;
   if (request.text !== undefined) {
-    if (request.mode === 'replace') body = withLineEnding(request.text, eol);
-    else if (request.text !== '') body = appendParagraph(split.body, request.text, eol);
+    const bodyEol = bodyLineEndingOf(split.body, eol);
+    if (request.mode === 'replace') body = replacedBody(request.text, bodyEol, endsWithLineBreak(content));
+    else if (request.text !== '') body = appendParagraph(split.body, request.text, bodyEol);
   }
 
   const updates: Record<string, unknown> = {};

@@ -59,7 +59,7 @@ describe('writes inside a boundary', () => {
     expect(message).toBe('This edit would remove the tag #work, which this connection is limited to; keep #work in the text.');
     expect(await readFile(path.join(h.dir, 'Work/Plan.md'), 'utf8')).toBe(before);
     const kept = await h.ok<Full>('update_note', { note_id: id(1), text: 'Rewritten, still #work.' });
-    expect(kept.text).toBe('Rewritten, still #work.');
+    expect(kept.text).toBe('Rewritten, still #work.\n');
     const appended = await h.ok<Full>('update_note', { note_id: id(1), text: 'More.', mode: 'append' });
     expect(appended.tags).toContain('#work');
   });

@@ -78,6 +78,15 @@ describe('a write-only connection', () => {
     expectNoOwnText(json);
   });
 
+  it('gets back the text of a replace that the note\'s final newline was added to, as it sent it', async () => {
+    const h = await harness(['notes:write']);
+    const { json, structured } = await answer(h, { note_id: SECRET_ID, mode: 'replace', text: 'All new.' });
+    expect(Object.keys(structured).sort()).toEqual(['id', 'text', 'updated']);
+    expect(structured.text).toBe('All new.');
+    expectNoOwnText(json);
+    expect(await file(h, 'Private/Salary.md')).toMatch(/\n---\nAll new\.\n$/);
+  });
+
   it('gets no text back when the stored body differs from what it sent (the note\'s CRLF line ending)', async () => {
     const h = await harness(['notes:write']);
     const { json, structured } = await answer(h, { note_id: CRLF_ID, mode: 'replace', text: 'one\ntwo\n' });

@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendParagraph, lineEndingOf, withLineEnding } from '../../src/files/body-edit.js';
+import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, lineEndingOf, replacedBody } from '../../src/files/body-edit.js';
 import { setFrontmatterKeys } from '../../src/files/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../../src/files/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from '../../src/vault/dates.js';
@@ -117,7 +117,7 @@ function expectWritten(content: string, expected: { data: FrontmatterData; body:
 }
 
 /** What an update should leave: the old keys, the title when given, the note's own updated key moved; the body replaced or appended to. */
-function expectedUpdate(before: Read, eol: '\n' | '\r\n', request: EditRequest): { data: FrontmatterData; body: string } {
+function expectedUpdate(before: Read, eol: '\n' | '\r\n', request: EditRequest, file: string): { data: FrontmatterData; body: string } {
   const data: FrontmatterData = { ...before.data };
   if (request.title !== undefined) data.title = request.title;
   const updatedKey = presentKey(before.data, UPDATED_KEYS);
@@ -127,8 +127,9 @@ function expectedUpdate(before: Read, eol: '\n' | '\r\n', request: EditRequest):
   }
   let body = before.body;
   if (request.text !== undefined) {
-    if (request.mode === 'replace') body = withLineEnding(request.text, eol);
-    else if (request.text !== '') body = appendParagraph(before.body, request.text, eol);
+    const bodyEol = bodyLineEndingOf(before.body, eol);
+    if (request.mode === 'replace') body = replacedBody(request.text, bodyEol, endsWithLineBreak(file));
+    else if (request.text !== '') body = appendParagraph(before.body, request.text, bodyEol);
   }
   return { data, body };
 }
@@ -153,7 +154,7 @@ describe('every write keeps frontmatter and body apart, whatever the file ends w
       } catch (error) {
         throw new Error(`${what} threw ${String(error)}`);
       }
-      const expected = expectedUpdate(before, eol, request);
+      const expected = expectedUpdate(before, eol, request, file);
       expectWritten(edited.content, expected, what);
       expect(edited.body, what).toBe(expected.body);
       // Without a key to change, the head's bytes are kept as they were (a closing fence that was the last byte gets its line break).
@@ -212,7 +213,7 @@ describe('every write keeps frontmatter and body apart, whatever the file ends w
     expect(before).not.toBeNull();
     if (!before) return;
     const edited = editedContent(file, request, NOW);
-    expectWritten(edited.content, expectedUpdate(before, lineEndingOf(file), request), JSON.stringify({ file, request }));
+    expectWritten(edited.content, expectedUpdate(before, lineEndingOf(file), request, file), JSON.stringify({ file, request }));
   });
 });
 
@@ -230,7 +231,7 @@ describe('huge notes, near the 4 MiB a note may hold', () => {
     expect(before).not.toBeNull();
     if (!before) return;
     const edited = editedContent(file, request, NOW);
-    expectWritten(edited.content, expectedUpdate(before, lineEndingOf(file), request), _what);
+    expectWritten(edited.content, expectedUpdate(before, lineEndingOf(file), request, file), _what);
   });
 
   it('grading a huge note without frontmatter that opens with a fence keeps all of it body', () => {

@@ -132,6 +132,8 @@ describe('dexi-vault token', () => {
     [['serve', '--http', '8080', '--scopes', 'notes:read', '--tag', 'x'], '--scopes and --tag cannot be used with --http'],
     [['serve', '--http', 'eighty'], '--http takes a port number from 1 to 65535'],
     [['serve', '--host', '0.0.0.0'], '--host only applies with --http PORT.'],
+    [['serve', '--allow-origin', 'https://app.example.com'], '--allow-origin only applies with --http PORT.'],
+    [['serve', '--http', '8080', '--allow-origin', 'app.example.com'], '--allow-origin takes a web page\'s origin'],
   ])('%j is a usage error: one plain line and a hint, exit 2', async (args, message) => {
     const result = await cli([...args, '--vault', dir]);
     expect(result.code).toBe(2);
@@ -144,13 +146,14 @@ describe('dexi-vault token', () => {
   it('shows serve --http and the token commands in --help', async () => {
     const result = await cli(['--help']);
     expect(result.stdout).toContain('--http PORT [--host H]');
+    expect(result.stdout).toContain('--allow-origin ORIGIN');
     expect(result.stdout).toContain('dexi-vault token create --name NAME');
     expect(result.stdout).toContain('dexi-vault token list');
     expect(result.stdout).toContain('dexi-vault token revoke NAME');
   });
 
-  it('serves over HTTP with the token, refuses without it, and stops cleanly on SIGINT', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--vault', dir, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('serves over HTTP with the token, refuses without it or from a page --allow-origin did not name, and stops cleanly on SIGINT', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--vault', dir, '--http', '0', '--allow-origin', 'https://App.example.com/'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     const url = await new Promise<string>((resolve, reject) => {
@@ -180,6 +183,12 @@ describe('dexi-vault token', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.headers.get('mcp-session-id')).toBeTruthy();
     expect(await accepted.text()).toContain('limited to the folder Work');
+    const foreign = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${secret}`, origin: 'https://evil.example' }, body: initialize });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.text()).toContain('start the server with --allow-origin https://evil.example');
+    const named = await fetch(url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${secret}`, origin: 'https://app.example.com' }, body: initialize });
+    expect(named.status).toBe(200);
+    await named.text();
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(stderr).toContain('Stopping');

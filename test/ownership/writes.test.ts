@@ -82,6 +82,19 @@ describe('replace', () => {
     expect(await read(h, 'Windows.md')).toBe('new\r\ntext\r\n');
   });
 
+  // side-by-side-2 finding 5: every other byte of the note's ending is kept.
+  it.each([
+    ['keeps a CRLF note\'s final newline', 'x\r\ny\r\n', 'replace', 'new a\nnew b', 'new a\r\nnew b\r\n'],
+    ['keeps a byte-order mark and the final newline', '\uFEFFold\n', 'replace', 'R1\nR2', '\uFEFFR1\nR2\n'],
+    ['keeps a note without a final newline without one', 'no final newline', 'replace', 'new\n', 'new'],
+    ['keeps CR line ends in a CR-only note', 'old\rmac\r', 'replace', 'new a\nnew b', 'new a\rnew b\r'],
+    ['keeps CR line ends in a CR-only note, appended to', 'old\rmac\r', 'append', 'added a\nadded b', 'old\rmac\r\radded a\radded b\r'],
+  ])('%s', async (_what, before, mode, text, after) => {
+    const h = await serve({ 'Ending.md': before });
+    await h.ok('update_note', { note_id: idOf(h, 'Ending.md'), mode, text });
+    expect(await read(h, 'Ending.md')).toBe(after);
+  });
+
   it('never lets the new body become frontmatter', async () => {
     const h = await serve({ 'Plain.md': 'plain\n' });
     const id = idOf(h, 'Plain.md');

@@ -296,11 +296,12 @@ describe('update_note', () => {
 
   it('replaces the body and sets a new title in the frontmatter without moving the file', async () => {
     const note = await h.ok<Full>('update_note', { note_id: id, title: 'Transformers', text: 'New body.' });
-    expect(note).toMatchObject({ title: 'Transformers', text: 'New body.', folder: 'Reading' });
+    // The note ended with a newline, and so does its new body.
+    expect(note).toMatchObject({ title: 'Transformers', text: 'New body.\n', folder: 'Reading' });
     const after = await readFile(file(), 'utf8');
     expect(after).toContain('# a comment the server must keep\nrating: 4\n');
     expect(after).toContain('title: Transformers\n');
-    expect(after.endsWith('---\nNew body.')).toBe(true);
+    expect(after.endsWith('---\nNew body.\n')).toBe(true);
   });
 
   it('keeps an edit made in an editor a moment before an append', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfm } from 'micromark-extension-gfm';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { appendParagraph, lineEndingOf, withLineEnding } from '../../src/files/body-edit.js';
+import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, lineEndingOf, replacedBody, withLineEnding } from '../../src/files/body-edit.js';
 import { splitFrontmatter } from '../../src/files/frontmatter.js';
 
 describe('lineEndingOf', () => {
@@ -34,9 +34,62 @@ describe('withLineEnding', () => {
     ['a\r\nb\nc\rd', '\n', 'a\nb\nc\nd'],
     ['a\r\r\nb', '\n', 'a\n\nb'],
     ['no breaks', '\r\n', 'no breaks'],
+    ['a\nb\r\nc\n', '\r', 'a\rb\rc\r'],
+    ['a\rb\r', '\r', 'a\rb\r'],
     ['', '\r\n', ''],
   ] as const)('%j with %j', (text, eol, expected) => {
     expect(withLineEnding(text, eol)).toBe(expected);
+  });
+});
+
+describe('bodyLineEndingOf', () => {
+  it.each([
+    ['', '\n', '\n'],
+    ['a\nb\n', '\n', '\n'],
+    ['a\r\nb\r\n', '\r\n', '\r\n'],
+    ['old\rmac\r', '\n', '\r'],
+    ['one line, no break', '\n', '\n'],
+    // A lone CR among LF lines is a stray character, not the note's line ending.
+    ['a\rb\nc\n', '\n', '\n'],
+    // The frontmatter said CRLF: that is the note's line ending.
+    ['a\rb\r', '\r\n', '\r\n'],
+    [`${'x'.repeat(5000)}\r`, '\n', '\n'],
+  ] as const)('%j in a %j file', (body, fileEol, expected) => {
+    expect(bodyLineEndingOf(body, fileEol)).toBe(expected);
+  });
+});
+
+describe('endsWithLineBreak', () => {
+  it.each([
+    ['', true],
+    ['\uFEFF', true],
+    ['a\n', true],
+    ['a\r\n', true],
+    ['a\r', true],
+    ['---\ntitle: T\n---\n', true],
+    ['a', false],
+    ['---\ntitle: T\n---', false],
+    ['a\n  ', false],
+  ] as const)('%j: %s', (file, expected) => {
+    expect(endsWithLineBreak(file)).toBe(expected);
+  });
+});
+
+describe('replacedBody', () => {
+  it.each([
+    ['a note that ended with a line break gets one', 'new a\nnew b', '\n', true, 'new a\nnew b\n'],
+    ['in CRLF', 'new a\nnew b', '\r\n', true, 'new a\r\nnew b\r\n'],
+    ['in CR alone', 'new a\nnew b', '\r', true, 'new a\rnew b\r'],
+    ['exactly one: trailing blank lines dropped', 'text\n\n \n', '\n', true, 'text\n'],
+    ['a text that has its one line break keeps it', 'text\r\n', '\r\n', true, 'text\r\n'],
+    ['a note without a final line break stays without', 'new a\nnew b\n', '\n', false, 'new a\nnew b'],
+    ['without, trailing blank lines dropped too', 'text\n\n', '\r\n', false, 'text'],
+    ['the trailing spaces of the last line stay (a hard break)', 'text  ', '\n', true, 'text  \n'],
+    ['leading blank lines stay', '\n\ntext', '\n', true, '\n\ntext\n'],
+    ['an empty text gives an empty body', '', '\n', true, ''],
+    ['a text of blank lines gives an empty body', '\n \n', '\r\n', true, ''],
+  ] as const)('%s', (_what, text, eol, finalBreak, expected) => {
+    expect(replacedBody(text, eol, finalBreak)).toBe(expected);
   });
 });
 
@@ -69,6 +122,8 @@ describe('appendParagraph', () => {
     ['a body ending in an open fence of a list item', '- ```js\n  code\n', 'Text', '\n', '- ```js\n  code\n  ```\n\nText\n'],
     ['a list item fence ended by the end of its item', '- ```\n  code\n\nafter\n', 'Text', '\n', '- ```\n  code\n\nafter\n\nText\n'],
     ['a backtick line whose info string holds a backtick (no fence)', '``` a`b\n', 'Text', '\n', '``` a`b\n\nText\n'],
+    ['a CR-only body', 'old\rmac\r', 'added a\nadded b', '\r', 'old\rmac\r\radded a\radded b\r'],
+    ['a CR-only body ending in an open fence', '```\rcode\r', 'Text', '\r', '```\rcode\r```\r\rText\r'],
   ] as const)('%s', (_name, body, text, eol, expected) => {
     expect(appendParagraph(body, text, eol)).toBe(expected);
   });

@@ -21,7 +21,18 @@ describe('editedContent: what update_note writes', () => {
     ['a CRLF closing fence whose LF is missing gets it before the body', '---\r\ntitle: T\r\n---\r', { mode: 'append', text: 'x' }, '---\r\ntitle: T\r\n---\r\nx\r\n'],
     ['a closing fence with trailing spaces as the last bytes keeps them', '---\ntitle: T\n---  ', { mode: 'replace', text: 'a: 1\n---\nb' }, '---\ntitle: T\n---  \na: 1\n---\nb'],
     ['a replace that empties the body of a note ending in its fence adds nothing', '---\ntitle: T\n---', { mode: 'replace', text: '' }, '---\ntitle: T\n---'],
-    ['a body opening with a byte-order mark gets an empty block, or reading would drop the mark', 'plain\n', { mode: 'replace', text: '\uFEFFx' }, '---\n---\n\uFEFFx'],
+    ['a body opening with a byte-order mark gets an empty block, or reading would drop the mark', 'plain\n', { mode: 'replace', text: '\uFEFFx' }, '---\n---\n\uFEFFx\n'],
+    // side-by-side-2 finding 5: a replace keeps the note's final newline, a byte-order mark, and CR-only line ends.
+    ['replace keeps a CRLF note\'s final line break', 'x\r\ny\r\n', { mode: 'replace', text: 'new a\nnew b' }, 'new a\r\nnew b\r\n'],
+    ['replace keeps a byte-order mark and the final line break', '\uFEFFold\n', { mode: 'replace', text: 'R1\nR2' }, '\uFEFFR1\nR2\n'],
+    ['replace keeps a byte-order mark before frontmatter', '\uFEFF---\ntitle: T\n---\nold\n', { mode: 'replace', text: 'new' }, '\uFEFF---\ntitle: T\n---\nnew\n'],
+    ['replace of a note without a final line break writes none', 'last line', { mode: 'replace', text: 'new\n' }, 'new'],
+    ['replace of an empty body after frontmatter ends with a line break', '---\ntitle: T\n---\n', { mode: 'replace', text: 'new' }, '---\ntitle: T\n---\nnew\n'],
+    ['replace of an empty file ends with a line break', '', { mode: 'replace', text: 'new' }, 'new\n'],
+    ['replace keeps CR-only line ends', 'old\rmac\r', { mode: 'replace', text: 'new a\nnew b' }, 'new a\rnew b\r'],
+    ['append keeps CR-only line ends', 'old\rmac\r', { mode: 'append', text: 'added a\nadded b' }, 'old\rmac\r\radded a\radded b\r'],
+    ['append keeps a CR-only body CR under LF frontmatter', '---\nupdated: 2024-01-01T00:00:00Z\n---\nold\rmac\r', { mode: 'append', text: 'added' }, '---\nupdated: 2026-12-01T09:30:00+00:00\n---\nold\rmac\r\radded\r'],
+    ['a byte-order mark stays through an append and a title', '\uFEFFplain\n', { mode: 'append', text: 'more', title: 'T' }, '\uFEFF---\ntitle: T\n---\nplain\n\nmore\n'],
     ['a title of blank lines is written double-quoted, so that it reads back as sent', '---\ntitle: Old\n---\nBody\n', { mode: 'replace', title: ' \n' }, '---\ntitle: " \\n"\n---\nBody\n'],
   ])('%s', (_what, content, request, expected) => {
     const edited = editedContent(content, request, NOW);

@@ -74,3 +74,31 @@ describe('parseCli: activity and undo', () => {
     expect(usageErrorOf(argv)).toBe(message);
   });
 });
+
+describe('parseCli: serve --http --allow-origin', () => {
+  const accepted: [string[], string[]][] = [
+    [['serve', '--http', '8080'], []],
+    [['serve', '--http', '8080', '--allow-origin', 'https://app.example.com'], ['https://app.example.com']],
+    // Normalised as browsers send it: lower case, no default port, no trailing slash; the same origin twice is one.
+    [['serve', '--http', '8080', '--allow-origin', 'HTTPS://App.Example.com:443/', '--allow-origin', 'https://app.example.com'], ['https://app.example.com']],
+    [['serve', '--http', '8080', '--allow-origin', 'http://192.168.1.5:3000', '--allow-origin', 'http://[fe80::1]:8080'], ['http://192.168.1.5:3000', 'http://[fe80::1]:8080']],
+  ];
+  it.each(accepted)('%j lets through %j', (argv, origins) => {
+    const config = parseCli(argv, { DEXI_VAULT: '/notes' });
+    expect(config.command === 'serve' && config.http?.allowOrigins).toEqual(origins);
+  });
+
+  const form = 'takes a web page\'s origin: http:// or https://, a host and an optional port, nothing after (e.g. https://app.example.com or http://192.168.1.5:3000)';
+  const refused: [string[], string][] = [
+    [['serve', '--allow-origin', 'https://app.example.com'], '--allow-origin only applies with --http PORT.'],
+    [['serve', '--http', '0', '--allow-origin', 'app.example.com'], `--allow-origin ${form}; "app.example.com" is not one.`],
+    [['serve', '--http', '0', '--allow-origin', 'https://app.example.com/mcp'], `--allow-origin ${form}; "https://app.example.com/mcp" is not one.`],
+    [['serve', '--http', '0', '--allow-origin', '*'], `--allow-origin ${form}; "*" is not one.`],
+    [['serve', '--http', '0', '--allow-origin', 'null'], `--allow-origin ${form}; "null" is not one.`],
+    [['serve', '--http', '0', '--allow-origin', 'file:///home'], `--allow-origin ${form}; "file:///home" is not one.`],
+    [['serve', '--http', '0', '--allow-origin', 'https://user@app.example.com'], `--allow-origin ${form}; "https://user@app.example.com" is not one.`],
+  ];
+  it.each(refused)('%j', (argv, message) => {
+    expect(usageErrorOf(argv)).toBe(message);
+  });
+});
