@@ -4,6 +4,7 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import type { Address, Attachment, Email } from 'postal-mime';
 import { DECODER_LOSES_WINDOWS_1252, windows1252C1 } from './charset.js';
+import { BODY_LIMIT_BYTES } from './cut-body.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
 import { readError, walkMailFolder, type MailFile } from './mail-files.js';
 import { escapePlainText } from './plain-text.js';
@@ -22,6 +23,12 @@ export interface EmailMessage {
   date?: Date;
   /** Markdown: the plain-text part when there is one, else the HTML part converted; '' when neither. */
   body: string;
+  /**
+   * When `body` holds only the start of a plain-text body too long for a
+   * note (cut-body.ts), the size of the whole in bytes: the rest is never
+   * escaped, which on a mail of megabytes took seconds.
+   */
+  wholeBodyBytes?: number;
   /** File names of the attachments the sender attached (not images that are part of the HTML, not parts without a name). */
   attachmentNames: string[];
 }
@@ -149,10 +156,12 @@ function attachmentNamesOf(attachments: Attachment[]): string[] {
 // web and mail links survive. Mail is hostile input, so that filter is wanted here.
 const NO_BASE = 'about:blank';
 
-function bodyOf(email: Email): string {
+function bodyOf(email: Email): Pick<EmailMessage, 'body' | 'wholeBodyBytes'> {
   const text = tidyMarkdown(repairC1(email.text ?? ''));
-  if (text) return escapePlainText(text);
-  return email.html ? htmlToMarkdown(repairC1(email.html), NO_BASE) : '';
+  // A character is at least a byte, so one more than the limit in characters is past the limit in bytes.
+  if (text.length > BODY_LIMIT_BYTES + 1) return { body: escapePlainText(text.slice(0, BODY_LIMIT_BYTES + 1)), wholeBodyBytes: Buffer.byteLength(text) };
+  if (text) return { body: escapePlainText(text) };
+  return { body: email.html ? htmlToMarkdown(repairC1(email.html), NO_BASE) : '' };
 }
 
 async function postalParse(bytes: Buffer, forceRfc822Attachments: boolean): Promise<Email> {
@@ -180,7 +189,7 @@ export async function parseEmail(raw: Buffer): Promise<EmailMessage> {
     subject: repairC1(email.subject ?? '').trim(),
     to: mailboxes(repairAddresses(email.to)),
     cc: mailboxes(repairAddresses(email.cc)),
-    body: bodyOf(email),
+    ...bodyOf(email),
     attachmentNames: attachmentNamesOf(own.attachments).map((name) => repairC1(name)),
   };
   const messageId = messageIdOf(email.messageId);

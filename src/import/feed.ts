@@ -19,7 +19,7 @@ export interface FeedArticle {
   title: string;
   /** When it was published, else last updated; undefined when missing or unparsable. */
   date?: Date;
-  /** Markdown: the full content when the feed has it, else the summary; then a line for each enclosure (enclosures.ts). */
+  /** Markdown: a line for each enclosure (enclosures.ts), then the full content when the feed has it, else the summary. */
   body: string;
   author?: string;
 }
@@ -311,7 +311,8 @@ function hashKey(item: RawItem): string {
 
 function article(item: RawItem, feedUrl: string | undefined): FeedArticle | undefined {
   const content = item.content === undefined ? '' : item.content.kind === 'html' ? htmlToMarkdown(item.content.value, item.contentBase ?? item.url ?? feedUrl) : textToMarkdown(item.content.value);
-  const body = [content, enclosuresMarkdown(item.enclosures ?? [])].filter((part) => part !== '').join('\n\n');
+  // The files first: an episode is what a podcast item is for, and a body too long for a note is cut at its end.
+  const body = [enclosuresMarkdown(item.enclosures ?? []), content].filter((part) => part !== '').join('\n\n');
   if (item.title === '' && item.url === undefined && body === '') return undefined;
   let title = item.title;
   if (title === '') {

@@ -267,6 +267,16 @@ describe('parseEmail: a plain-text body reads as written, without headings or ta
     );
     expect(extractTags(message.body)).toEqual([]);
   });
+
+  it('escapes only the start of a body too long for a note, and says how long the whole is', async () => {
+    const line = 'Log line of the #nightly run, all well.\r\n';
+    const message = await parseEmail(mail(BASE, line.repeat(20_000)));
+    expect(message.wholeBodyBytes).toBe((line.length - 1) * 20_000 - 1);
+    expect(message.body.length).toBeLessThan(300 * 1024);
+    expect(message.body.startsWith('Log line of the \\#nightly run, all well.\nLog line')).toBe(true);
+    const short = await parseEmail(mail(BASE, line));
+    expect(short.wholeBodyBytes).toBeUndefined();
+  });
 });
 
 describe('parseEmail refuses bytes that are no e-mail, in a sentence', () => {
