@@ -25,15 +25,18 @@ export function readError(label: string, error: unknown): string {
 }
 
 /**
- * Maildir++ subfolders (Dovecot, Courier) are dot-folders inside a Maildir:
- * `.Sent`, `.Archive`, `.Lists.git`. Those that hold what the person threw
- * away or the server judged junk are not their mail.
+ * Mail folders that hold what the person threw away or the server judged
+ * junk, which are not their mail: left out where a walk finds them (as a
+ * folder, `[Gmail]/Trash`, or as a Maildir++ subfolder, `.Trash`,
+ * `.Trash.2019`), read when the person names one.
  */
 const DISCARDED_FOLDERS = new Set(['trash', 'deleted messages', 'deleted items', 'junk', 'spam']);
 
 function isDiscardedFolder(name: string): boolean {
-  const last = name.slice(1).split('.').pop() ?? '';
-  return DISCARDED_FOLDERS.has(last.toLowerCase());
+  return name
+    .replace(/^\./, '')
+    .split('.')
+    .some((part) => DISCARDED_FOLDERS.has(part.toLowerCase()));
 }
 
 /**
@@ -77,8 +80,8 @@ async function maildirMessages(root: string, rel: string, out: MailFile[]): Prom
 
 /**
  * Every mail file under `root/rel`: `.eml` files in any folder, and the
- * messages of every Maildir (its `cur/` and `new/`, never `tmp/`), with its
- * Maildir++ subfolders but those for deleted and junk mail. Other dot-folders
+ * messages of every Maildir (its `cur/` and `new/`, never `tmp/`) and of its
+ * Maildir++ subfolders, but those for deleted and junk mail. Other dot-folders
  * are tool state (.git, .obsidian, .Trash) and links could lead out of the
  * folder or round in circles, so neither is followed.
  */
@@ -92,11 +95,12 @@ export async function walkMailFolder(root: string, rel: string, out: MailFile[])
   }
   const folders = new Set(entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name));
   const maildir = await isMaildir(path.join(root, rel), folders);
+  if (maildir && rel !== '' && isDiscardedFolder(path.basename(rel))) return;
   for (const entry of entries) {
     if (entry.isSymbolicLink()) continue;
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.name.startsWith('.')) {
-      if (maildir && entry.isDirectory() && !isDiscardedFolder(entry.name)) {
+      if (maildir && entry.isDirectory()) {
         const inner = await readdir(path.join(root, child)).catch(() => [] as string[]);
         if (await isMaildir(path.join(root, child), new Set(inner))) await walkMailFolder(root, child, out);
       }

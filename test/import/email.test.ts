@@ -504,6 +504,8 @@ describe('emailSources: the messages at a path the user names', () => {
     fs.mkdirSync(path.join(root, '.Sent', 'new'));
     write('.Trash/cur/1700000700.M8P100.host:2,S', eml('trashed'));
     fs.mkdirSync(path.join(root, '.Trash', 'new'));
+    write('.Trash.2019/cur/1700000800.M9P100.host:2,S', eml('trashed in 2019'));
+    fs.mkdirSync(path.join(root, '.Trash.2019', 'new'));
     write('.notmuch/x.eml', eml('tool state'));
     const items = await collect(emailSources(root));
     expect(labels(items)).toEqual([
@@ -516,7 +518,7 @@ describe('emailSources: the messages at a path the user names', () => {
     expect(subjects).toEqual(['sent', 'seen', 'replied', 'unread']);
   });
 
-  it('reads a folder of Maildirs (as mbsync and offlineimap keep them) beside .eml files', async () => {
+  it('reads a folder of Maildirs (as mbsync and offlineimap keep them) beside .eml files, leaving out the trash unless named', async () => {
     const root = tempDir();
     const write = (rel: string, bytes: Buffer): void => {
       fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -526,11 +528,14 @@ describe('emailSources: the messages at a path the user names', () => {
     fs.mkdirSync(path.join(root, 'work', 'INBOX', 'new'));
     write('work/Archive/2024/new/2.M2.h', eml('archived'));
     fs.mkdirSync(path.join(root, 'work', 'Archive', '2024', 'cur'));
+    write('work/[Gmail]/Trash/cur/3.M3.h:2,S', eml('thrown away'));
+    fs.mkdirSync(path.join(root, 'work', '[Gmail]', 'Trash', 'new'));
     // Not a Maildir: a folder called cur without new/ beside it holds only what .eml files it has.
     write('notes/cur/readme', eml('not a maildir'));
     write('saved.eml', eml('saved'));
     const items = await collect(emailSources(root));
     expect(labels(items)).toEqual(['saved.eml', 'work/Archive/2024/new/2.M2.h', 'work/INBOX/cur/1.M1.h:2,S']);
+    expect(labels(await collect(emailSources(path.join(root, 'work', '[Gmail]', 'Trash'))))).toEqual(['cur/3.M3.h:2,S']);
   });
 
   it('is content with a folder that holds nothing to import', async () => {
