@@ -22,6 +22,7 @@ describe('escapePlainText: plain text as Markdown that shows the same text', () 
     ['a fence never closed would hide the rest: escaped', '```\n#tag', '\\```\n\\#tag'],
     ['a code span stays', 'Run `git log #1` now', 'Run `git log #1` now'],
     ['already escaped stays', '\\#done', '\\#done'],
+    ["where Markdown reads text the block rules here took for code (a footnote's paragraph), the tag reader's check escapes all", '[^1]: note\n\n    #tag', '[^1]: note\n\n    \\#tag'],
   ];
   it.each(cases)('%s', (_what, text, expected) => {
     const escaped = escapePlainText(text);
