@@ -18,7 +18,12 @@ export interface Bookmark {
   folders: string[][];
   /** Tags a bookmark service wrote (`TAGS="a,b"`: Firefox, Pinboard, Raindrop). */
   tags: string[];
-  /** The `<DD>` text after the link: the note a person wrote on it. */
+  /**
+   * The `<DD>` text right after the link: the note a person wrote on it. A
+   * `<DD>` belongs to the `<DT>` just before it, so the one after a folder's
+   * `<H3>` (Firefox describes its Bookmarks Toolbar so) is the folder's,
+   * and folders have no note to keep it in.
+   */
   description?: string;
 }
 
@@ -151,16 +156,19 @@ export function parseBookmarks(html: string): ParsedBookmarks {
           link = { href: attributes.href ?? '', attributes, text: '' };
         } else if (name === 'h3' || name === 'h1') {
           finishDescription();
+          lastBookmark = undefined;
           headingText = '';
           headingAttributes = attributes;
         } else if (name === 'dl') {
           finishDescription();
+          lastBookmark = undefined;
           open.push(heading === undefined || heading.container ? null : heading.name);
           heading = undefined;
         } else if (name === 'dd') {
           description = '';
         } else if (name === 'dt') {
           finishDescription();
+          lastBookmark = undefined;
         } else if (name === 'br' && description !== undefined) {
           description += '\n';
         }
@@ -179,6 +187,7 @@ export function parseBookmarks(html: string): ParsedBookmarks {
           headingText = undefined;
         } else if (name === 'dl') {
           finishDescription();
+          lastBookmark = undefined;
           open.pop();
         }
       },

@@ -1,10 +1,13 @@
 import { createReadStream } from 'node:fs';
-import { lstat, open, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import PostalMime from 'postal-mime';
 import type { Address, Attachment, Email } from 'postal-mime';
 import { DECODER_LOSES_WINDOWS_1252, windows1252C1 } from './charset.js';
+import { BODY_LIMIT_BYTES } from './cut-body.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
+import { readError, walkMailFolder, type MailFile } from './mail-files.js';
+import { escapePlainText } from './plain-text.js';
 
 /** One message as the importer needs it: who, when, what, and the body as Markdown. */
 export interface EmailMessage {
@@ -20,6 +23,12 @@ export interface EmailMessage {
   date?: Date;
   /** Markdown: the plain-text part when there is one, else the HTML part converted; '' when neither. */
   body: string;
+  /**
+   * When `body` holds only the start of a plain-text body too long for a
+   * note (cut-body.ts), the size of the whole in bytes: the rest is never
+   * escaped, which on a mail of megabytes took seconds.
+   */
+  wholeBodyBytes?: number;
   /** File names of the attachments the sender attached (not images that are part of the HTML, not parts without a name). */
   attachmentNames: string[];
 }
@@ -60,10 +69,20 @@ const FIELD_LINE = /^[!-9;-~]+[ \t]*:/;
 // postal-mime refuses header blocks past 2 MiB anyway; looking further would only read an attachment.
 const HEADER_SCAN_LIMIT = 2 * 1024 * 1024;
 
-/** The bytes postal-mime should see: without a byte-order mark or an mbox `From ` envelope line some tools leave on a single saved message. */
+const isWhitespace = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
+
+/** The bytes after the lines of only spaces and tabs a file starts with; a message or mbox never starts with one. */
+function afterBlankLines(bytes: Buffer): Buffer {
+  let start = 0;
+  for (let i = 0; i < bytes.length && isWhitespace(bytes[i]); i++) if (bytes[i] === 0x0a) start = i + 1;
+  return bytes.subarray(start);
+}
+
+/** The bytes postal-mime should see: without a byte-order mark, blank lines before the headers, or an mbox `From ` envelope line some tools leave on a single saved message. */
 function stripEnvelope(raw: Buffer): Buffer {
   let bytes = raw;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+  bytes = afterBlankLines(bytes);
   if (looksLikeMbox(bytes)) {
     const end = bytes.indexOf(0x0a);
     bytes = end < 0 ? bytes.subarray(bytes.length) : bytes.subarray(end + 1);
@@ -77,7 +96,7 @@ function stripEnvelope(raw: Buffer): Buffer {
  * mail at all is decided here, from the header block before the first blank line.
  */
 function refusal(bytes: Buffer): string | undefined {
-  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a)) {
+  if (bytes.length === 0 || bytes.every(isWhitespace)) {
     return 'This is not an e-mail message: it is empty.';
   }
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
@@ -137,10 +156,12 @@ function attachmentNamesOf(attachments: Attachment[]): string[] {
 // web and mail links survive. Mail is hostile input, so that filter is wanted here.
 const NO_BASE = 'about:blank';
 
-function bodyOf(email: Email): string {
+function bodyOf(email: Email): Pick<EmailMessage, 'body' | 'wholeBodyBytes'> {
   const text = tidyMarkdown(repairC1(email.text ?? ''));
-  if (text) return text;
-  return email.html ? htmlToMarkdown(repairC1(email.html), NO_BASE) : '';
+  // A character is at least a byte, so one more than the limit in characters is past the limit in bytes.
+  if (text.length > BODY_LIMIT_BYTES + 1) return { body: escapePlainText(text.slice(0, BODY_LIMIT_BYTES + 1)), wholeBodyBytes: Buffer.byteLength(text) };
+  if (text) return { body: escapePlainText(text) };
+  return { body: email.html ? htmlToMarkdown(repairC1(email.html), NO_BASE) : '' };
 }
 
 async function postalParse(bytes: Buffer, forceRfc822Attachments: boolean): Promise<Email> {
@@ -168,7 +189,7 @@ export async function parseEmail(raw: Buffer): Promise<EmailMessage> {
     subject: repairC1(email.subject ?? '').trim(),
     to: mailboxes(repairAddresses(email.to)),
     cc: mailboxes(repairAddresses(email.cc)),
-    body: bodyOf(email),
+    ...bodyOf(email),
     attachmentNames: attachmentNamesOf(own.attachments).map((name) => repairC1(name)),
   };
   const messageId = messageIdOf(email.messageId);
@@ -185,6 +206,15 @@ const FROM_ = Buffer.from('From ');
 /** Whether a file's first bytes are an mbox separator line. */
 export function looksLikeMbox(head: Buffer): boolean {
   return head.length >= FROM_.length && head.subarray(0, FROM_.length).equals(FROM_);
+}
+
+/**
+ * Whether a file's first bytes are an mbox separator line, after any blank
+ * lines: git's `sample.mbox` and files cut from a mail archive by hand start
+ * with some, and `git mailsplit` skips them.
+ */
+export function startsLikeMbox(head: Buffer): boolean {
+  return looksLikeMbox(afterBlankLines(head));
 }
 
 function isBlankLine(line: Buffer): boolean {
@@ -217,7 +247,7 @@ export async function* readMbox(file: string): AsyncGenerator<Buffer> {
     const message = Buffer.concat(lines);
     lines = [];
     // Bytes before the first separator are no message unless there is something in them.
-    if (!started && message.every((b) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a)) return undefined;
+    if (!started && message.every(isWhitespace)) return undefined;
     return message.length > 0 ? message : undefined;
   }
 
@@ -254,30 +284,13 @@ export async function* readMbox(file: string): AsyncGenerator<Buffer> {
   if (last) yield last;
 }
 
-/** A failed read as a sentence: what happened to which file, no codes or stack. */
-function readError(label: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'EACCES':
-    case 'EPERM':
-      return `${label} could not be read: permission denied.`;
-    case 'ENOENT':
-      return `${label} could not be read: it disappeared while the import was running.`;
-    case 'EISDIR':
-      return `${label} is a folder, not an e-mail file.`;
-    case 'EIO':
-      return `${label} could not be read: the disk reported an input/output error.`;
-    case 'ERR_FS_FILE_TOO_LARGE':
-      return `${label} is too large to be a single e-mail message.`;
-    default:
-      return `${label} could not be read${code ? ` (${code})` : ''}.`;
-  }
-}
+// Enough for the blank lines an mbox may start with and its first separator.
+const MBOX_HEAD_BYTES = 4096;
 
 async function headOf(file: string): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
-    const head = Buffer.alloc(FROM_.length);
+    const head = Buffer.alloc(MBOX_HEAD_BYTES);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     return head.subarray(0, bytesRead);
   } finally {
@@ -297,7 +310,7 @@ async function* fileSources(file: string, label: string, mboxLabel: string): Asy
       yield { label, error: `${label} is not a regular file.` };
       return;
     }
-    if (!looksLikeMbox(await headOf(file))) {
+    if (!startsLikeMbox(await headOf(file))) {
       yield { label, raw: await readFile(file) };
       return;
     }
@@ -322,28 +335,10 @@ async function* fileSources(file: string, label: string, mboxLabel: string): Asy
   if (held) yield { label: n === 1 ? label : `${mboxLabel} message ${n}`, raw: held };
 }
 
-type Entry = { rel: string; abs: string } | { rel: string; error: string };
-
-async function walk(root: string, rel: string, out: Entry[]): Promise<void> {
-  let entries;
-  try {
-    entries = await readdir(path.join(root, rel), { withFileTypes: true });
-  } catch (error) {
-    out.push({ rel, error: readError(`The folder ${rel || root}`, error) });
-    return;
-  }
-  for (const entry of entries) {
-    // Dot-folders are tool state (.git, .obsidian, .Trash); links could lead out of the folder or round in circles.
-    if (entry.name.startsWith('.') || entry.isSymbolicLink()) continue;
-    const child = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.name.toLowerCase().endsWith('.eml')) out.push({ rel: child, abs: path.join(root, child) });
-    else if (entry.isDirectory()) await walk(root, child, out);
-  }
-}
-
 /**
  * Every message under `inputPath`: an .eml file, an mbox file (recognised by
- * its first bytes, whatever it is called), or a folder searched for .eml files.
+ * its first bytes, whatever it is called), or a folder searched for .eml files
+ * and Maildirs (see walkMailFolder).
  * A file that cannot be read becomes an `error` item and the rest go on.
  */
 export async function* emailSources(inputPath: string): AsyncGenerator<EmailSource> {
@@ -361,8 +356,8 @@ export async function* emailSources(inputPath: string): AsyncGenerator<EmailSour
     yield* fileSources(inputPath, name, name);
     return;
   }
-  const entries: Entry[] = [];
-  await walk(inputPath, '', entries);
+  const entries: MailFile[] = [];
+  await walkMailFolder(inputPath, '', entries);
   entries.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   for (const entry of entries) {
     if ('error' in entry) yield { label: entry.rel, error: entry.error };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { DetectError, MalformedError, parseFeed, type AnyFeed, type AtomFeed, type JsonFeed, type RdfFeed, type RssFeed } from 'feedsmith';
 import { parseHTML } from 'linkedom';
 import { decodeBytes } from './charset.js';
+import { enclosuresMarkdown, type Enclosure } from './enclosures.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
 
 /** One article of a feed, ready to become a note. */
@@ -18,7 +19,7 @@ export interface FeedArticle {
   title: string;
   /** When it was published, else last updated; undefined when missing or unparsable. */
   date?: Date;
-  /** Markdown: the full content when the feed has it, else the summary. */
+  /** Markdown: a line for each enclosure (enclosures.ts), then the full content when the feed has it, else the summary. */
   body: string;
   author?: string;
 }
@@ -176,6 +177,8 @@ interface RawItem {
   author?: string;
   /** Where relative addresses in the content are meant from, when the feed says (`xml:base`). */
   contentBase?: string;
+  /** The files it carries (a podcast's episode), their addresses made absolute. */
+  enclosures?: Enclosure[];
 }
 
 const html = (value: string | undefined): Content | undefined => (nonEmpty(value) !== undefined ? { kind: 'html', value: value as string } : undefined);
@@ -215,6 +218,8 @@ function rssItem(item: RssFeed.Item<string>, base: string | undefined): RawItem 
     content: html(item.content?.encoded) ?? html(item.description),
     author: names(item.authors?.map((person) => person.name)) ?? names(item.dc?.creators) ?? names(item.authors?.map((person) => person.email)),
     contentBase: item.xml?.base !== undefined ? itemBase : undefined,
+    // The iTunes duration is the episode's, which is its first enclosure.
+    enclosures: (item.enclosures ?? []).map((enclosure, index) => ({ url: webAddress(enclosure.url, itemBase), type: enclosure.type, length: enclosure.length, seconds: index === 0 ? item.itunes?.duration : undefined })),
   };
 }
 
@@ -243,6 +248,9 @@ function atomEntry(entry: AtomFeed.Entry<string>, feed: AtomFeed.Feed<string>, b
     // An entry without an author has its feed's (RFC 4287 §4.2.1).
     author: names(entry.authors?.map((person) => person.name)) ?? names(entry.source?.authors?.map((person) => person.name)) ?? names(feed.authors?.map((person) => person.name)),
     contentBase: entry.xml?.base !== undefined || feed.xml?.base !== undefined ? entryBase : undefined,
+    enclosures: (entry.links ?? [])
+      .filter((link) => link.rel?.trim().toLowerCase() === 'enclosure')
+      .map((link) => ({ url: webAddress(link.href, entryBase), type: link.type, length: link.length, title: link.title })),
   };
 }
 
@@ -257,6 +265,7 @@ function jsonItem(item: JsonFeed.Item<string>, feed: JsonFeed.Feed<string>, base
     content: html(item.content_html) ?? text(item.content_text) ?? text(item.summary),
     // Items without authors have the feed's (JSON Feed 1.1, "authors").
     author: names(item.authors?.map((person) => person.name)) ?? names(feed.authors?.map((person) => person.name)),
+    enclosures: (item.attachments ?? []).map((file) => ({ url: webAddress(file.url, base), type: file.mime_type, length: file.size_in_bytes, title: file.title, seconds: file.duration_in_seconds })),
   };
 }
 
@@ -301,7 +310,9 @@ function hashKey(item: RawItem): string {
 }
 
 function article(item: RawItem, feedUrl: string | undefined): FeedArticle | undefined {
-  const body = item.content === undefined ? '' : item.content.kind === 'html' ? htmlToMarkdown(item.content.value, item.contentBase ?? item.url ?? feedUrl) : textToMarkdown(item.content.value);
+  const content = item.content === undefined ? '' : item.content.kind === 'html' ? htmlToMarkdown(item.content.value, item.contentBase ?? item.url ?? feedUrl) : textToMarkdown(item.content.value);
+  // The files first: an episode is what a podcast item is for, and a body too long for a note is cut at its end.
+  const body = [enclosuresMarkdown(item.enclosures ?? []), content].filter((part) => part !== '').join('\n\n');
   if (item.title === '' && item.url === undefined && body === '') return undefined;
   let title = item.title;
   if (title === '') {

@@ -3,6 +3,7 @@ import { bookmarkTags, BookmarksError, parseBookmarks, type Bookmark } from './b
 import { fetchLimited, FetchError } from './fetch.js';
 import type { ImportRun } from './import-run.js';
 import { decodePageBytes, readablePage } from './page.js';
+import { escapePlainText } from './plain-text.js';
 import type { ImportReport } from './report.js';
 
 /** Limits on saving a bookmarked page: the person's own pages, but nothing may hang an import or fill the disk. */
@@ -41,7 +42,8 @@ async function savePage(url: string): Promise<SavedPage | { problem: string }> {
 
 function bodyOf(bookmark: Bookmark, page: SavedPage | undefined): string {
   const parts: string[] = [];
-  if (bookmark.description !== undefined) parts.push(bookmark.description);
+  // What a person typed in the browser's description field is text, not Markdown.
+  if (bookmark.description !== undefined) parts.push(escapePlainText(bookmark.description));
   if (page !== undefined && page.markdown !== '') parts.push(page.markdown);
   return parts.length > 0 ? `${parts.join('\n\n')}\n` : '';
 }

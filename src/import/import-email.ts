@@ -64,6 +64,7 @@ export async function importEmail(run: ImportRun, options: EmailImport, report: 
       folder: options.folder,
       fields: fieldsOf(message),
       ...(message.date ? { created: message.date } : {}),
+      ...(message.wholeBodyBytes !== undefined ? { wholeBodyBytes: message.wholeBodyBytes } : {}),
       attachment: { extension: 'eml', bytes: source.raw },
     });
     if (outcome.problem !== undefined) report.problem(`${source.label} was not imported: ${outcome.problem}`);

@@ -7,6 +7,7 @@ import { importedItemId } from '../vault/identity.js';
 import type { ImportedNote } from '../vault/create.js';
 import type { Source } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
+import { BODY_LIMIT_BYTES, cutBody } from './cut-body.js';
 
 export type ImportKind = Exclude<Source, 'note'>;
 
@@ -24,6 +25,8 @@ export interface ImportItem {
   fields: Record<string, unknown>;
   created?: Date;
   attachment?: ImportedNote['attachment'];
+  /** When `body` is only the start of the item's text (an importer spared itself converting the rest), the size of the whole in bytes. */
+  wholeBodyBytes?: number;
 }
 
 /** Where an item stands before it is imported. */
@@ -35,6 +38,14 @@ export function importedListFile(vaultRoot: string): string {
 }
 
 export class ImportStoppedError extends DexiError {}
+
+/** Where the whole of a body that is cut (cut-body.ts) can still be read: the file kept beside the note, or the address it came from. */
+function wholeAt(item: ImportItem): string {
+  if (item.attachment !== undefined) return `it is kept whole in the attached .${item.attachment.extension} file`;
+  const url = item.fields.source_url;
+  if (typeof url === 'string') return `the whole of it is at ${url}`;
+  return 'the rest was left out';
+}
 
 export function importLockFile(vaultRoot: string): string {
   return path.join(dexiDir(vaultRoot), 'import.lock');
@@ -168,7 +179,7 @@ export class ImportRun {
     if (item.created !== undefined) imported.created = item.created;
     if (item.attachment !== undefined) imported.attachment = item.attachment;
     try {
-      await this.vault.create({ title: item.title, text: item.body, folder: item.folder, noteCap: this.options.noteCap, imported });
+      await this.vault.create({ title: item.title, text: cutBody(item.body, wholeAt(item), BODY_LIMIT_BYTES, item.wholeBodyBytes), folder: item.folder, noteCap: this.options.noteCap, imported });
     } catch (error) {
       if (error instanceof NoteCapError) throw new ImportStoppedError(`Stopped after ${this.describeCounts()}: ${error.message}`);
       if (!(error instanceof DexiError)) throw error;

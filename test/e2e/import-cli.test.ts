@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, copySampleVault, removeDir } from '../helpers.js';
+import { connect, copySampleVault, removeDir, writeVault } from '../helpers.js';
 import { git, initRepo } from '../support/git.js';
 import { startStdioServer } from '../support/stdio-server.js';
 import { CLI, eventually, ROOT, runCli, STACK_FRAME } from './process.js';
@@ -168,6 +168,55 @@ describe('importing from the command line (README, "Bringing in bookmarks, e-mai
       expect(result.code, args.join(' ')).toBe(code);
       expect(result.stderr, args.join(' ')).toMatch(message);
       expect(result.stderr, args.join(' ')).not.toMatch(STACK_FRAME);
+    }
+  });
+});
+
+describe('importing mail as mail programs keep it, and a Firefox export, from the command line', () => {
+  const message = (n: number, body: string): string => `From: Ana <ana@example.org>\nSubject: Message ${n}\nDate: Tue, 03 Mar 2026 09:3${n}:00 +0000\nMessage-ID: <m${n}@example.org>\n\n${body}\n`;
+  const FIREFOX = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks Menu</H1>
+<DL><p>
+    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000100">Mozilla Firefox</H3>
+    <DL><p>
+        <DT><A HREF="https://www.mozilla.org/about/" ADD_DATE="1700000000">About Us</A>
+    </DL><p>
+    <HR>    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000200" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks Toolbar</H3>
+    <DD>Add bookmarks to this folder to see them displayed on the Bookmarks Toolbar
+    <DL><p>
+        <DT><A HREF="https://news.example/" ADD_DATE="1700000300">News</A>
+    </DL><p>
+</DL>`;
+
+  it('reads an mbox that starts with blank lines and a Maildir, escapes plain text, and gives the toolbar description to no bookmark', async () => {
+    const inputs = await writeVault({
+      'patches.mbox': `\t \n\n\t\n   \nFrom nobody Mon Sep 17 00:00:00 2001\n${message(1, 'Thanks for #launch.\n-- \nAna')}\nFrom nobody Mon Sep 17 00:00:00 2001\n${message(2, 'Two.')}`,
+      'Maildir/cur/1700000000.M1P1.host:2,S': message(3, 'Read.'),
+      'Maildir/new/1700000100.M2P1.host': message(4, 'Unread.'),
+      'Maildir/tmp/1700000200.M3P1.host': message(5, 'Still being delivered.'),
+      'bookmarks.html': FIREFOX,
+    });
+    const vault = await writeVault({ 'Welcome.md': 'Hello.\n' });
+    try {
+      const cases: [string[], string][] = [
+        [['import', 'email', path.join(inputs, 'patches.mbox')], `Read 2 messages from ${path.join(inputs, 'patches.mbox')} into Mail/: 2 new notes.`],
+        [['import', 'email', path.join(inputs, 'Maildir')], `Read 2 messages from ${path.join(inputs, 'Maildir')} into Mail/: 2 new notes.`],
+        [['import', 'bookmarks', path.join(inputs, 'bookmarks.html')], 'Imported 2 bookmarks into Bookmarks/: 2 new notes.'],
+      ];
+      for (const [args, summary] of cases) {
+        const result = await runCli([...args, '--vault', vault], { env: env(), timeoutMs: 60_000 });
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toContain(summary);
+        expect(result.stderr).not.toMatch(STACK_FRAME);
+      }
+      expect((await readdir(path.join(vault, 'Mail'))).filter((name) => name.endsWith('.md')).sort()).toEqual(['Message 1.md', 'Message 2.md', 'Message 3.md', 'Message 4.md']);
+      expect(await readFile(path.join(vault, 'Mail', 'Message 1.md'), 'utf8')).toMatch(/\n---\nThanks for \\#launch\.\n\\--\nAna\n$/);
+      expect(await readFile(path.join(vault, 'Bookmarks', 'About Us.md'), 'utf8')).toMatch(/\n---\n$/);
+    } finally {
+      await removeDir(inputs);
+      await removeDir(vault);
     }
   });
 });

@@ -106,6 +106,50 @@ describe('parseBookmarks: the Netscape export of each browser', () => {
     expect(bookmarkTags(bookmarks[0] as (typeof bookmarks)[number])).toEqual(['recipes', 'baking', 'sourdough-starter']);
   });
 
+  it("gives a folder's <DD> to no bookmark: Firefox describes its toolbar so in every export", () => {
+    // The shape of a Firefox export (Places' BookmarkHTMLUtils): the menu's folders, then a <HR>,
+    // the toolbar folder with its own <DD>, and the unfiled folder.
+    const { bookmarks } = parseBookmarks(`<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<!-- This is an automatically generated file.
+     It will be read and overwritten.
+     DO NOT EDIT! -->
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<meta http-equiv="Content-Security-Policy"
+      content="default-src 'self'; script-src 'none'; img-src data: *; object-src 'none'"></meta>
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks Menu</H1>
+
+<DL><p>
+    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000100">Mozilla Firefox</H3>
+    <DL><p>
+        <DT><A HREF="https://support.mozilla.org/products/firefox" ADD_DATE="1700000000" LAST_MODIFIED="1700000000">Get Help</A>
+        <DT><A HREF="https://www.mozilla.org/about/" ADD_DATE="1700000000" LAST_MODIFIED="1700000000">About Us</A>
+    </DL><p>
+    <HR>    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000200" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks Toolbar</H3>
+    <DD>Add bookmarks to this folder to see them displayed on the Bookmarks Toolbar
+    <DL><p>
+        <DT><A HREF="https://news.example/" ADD_DATE="1700000300">News</A>
+        <DD>Morning reading
+        <DT><H3 ADD_DATE="1700000000">Recipes</H3>
+        <DD>What we cook on Sundays
+        <DL><p>
+            <DT><A HREF="https://food.example/bread" ADD_DATE="1700000400">Bread</A>
+        </DL><p>
+        <DD>A stray description after a folder's end
+    </DL><p>
+    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="1700000000" UNFILED_BOOKMARKS_FOLDER="true">Other Bookmarks</H3>
+    <DL><p>
+    </DL><p>
+</DL>`);
+    expect(bookmarks.map((bookmark) => [bookmark.title, bookmark.description])).toEqual([
+      ['Get Help', undefined],
+      ['About Us', undefined],
+      ['News', 'Morning reading'],
+      ['Bread', undefined],
+    ]);
+    expect(bookmarks.map((bookmark) => bookmark.folders)).toEqual([[['Mozilla Firefox']], [['Mozilla Firefox']], [], [['Recipes']]]);
+  });
+
   it('gives a link without text its address as title, and merges a page filed twice', () => {
     const { bookmarks } = parseBookmarks(`<!DOCTYPE NETSCAPE-Bookmark-file-1>
 <DL><p>

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EmailError, emailSources, formatAddress, looksLikeMbox, parseEmail, readMbox } from '../../src/import/email.js';
+import { EmailError, emailSources, formatAddress, looksLikeMbox, parseEmail, readMbox, startsLikeMbox } from '../../src/import/email.js';
+import { extractTags } from '../../src/vault/markdown/analyze.js';
 import type { EmailMessage, EmailSource } from '../../src/import/email.js';
 
 /** Header lines and a body joined with CRLF, as mail travels; `latin1` keeps `\xNN` escapes as single bytes. */
@@ -28,7 +29,7 @@ describe('parseEmail: one message as subject, people, date and a Markdown body',
     [
       'plain text, tidied',
       mail(BASE, 'Dear Bob,   \r\n\r\n\r\n\r\nThe engine runs.\t\r\n-- \r\nAda\r\n'),
-      { subject: 'Hello', from: 'Ada Lovelace <ada@example.org>', to: ['bob@example.org'], cc: [], body: 'Dear Bob,\n\nThe engine runs.\n--\nAda', attachmentNames: [], messageId: 'abc.123@example.org' },
+      { subject: 'Hello', from: 'Ada Lovelace <ada@example.org>', to: ['bob@example.org'], cc: [], body: 'Dear Bob,\n\nThe engine runs.\n\\--\nAda', attachmentNames: [], messageId: 'abc.123@example.org' },
     ],
     ['LF line ends work as well', mail(BASE, 'One line.\n', '\n'), { subject: 'Hello', body: 'One line.' }],
     [
@@ -216,6 +217,68 @@ describe('parseEmail: one message as subject, people, date and a Markdown body',
   });
 });
 
+describe('parseEmail: a plain-text body reads as written, without headings or tags it did not have', () => {
+  const body = [
+    'Hi Sam,',
+    '',
+    'Numbers for #launch-week are in; @maria has the sheet.',
+    'Results',
+    '-------',
+    '# of signups: 1,200 (see https://stats.example.com/q3#signups)',
+    '',
+    '    #include <stdio.h>',
+    '',
+    'Thanks,',
+    '-- ',
+    'Alex',
+    '',
+    '-----Original Message-----',
+    'From: Sam <sam@example.com>',
+    'Subject: #urgent numbers?',
+    '',
+    '> Can you send them by <b>Friday</b>?',
+    '> #thanks',
+  ].join('\r\n');
+
+  it('escapes what would be a heading, a rule, a tag or HTML, and nothing else', async () => {
+    const message = await parseEmail(mail([...BASE, 'Content-Type: text/plain; charset=utf-8'], body));
+    expect(message.body).toBe(
+      [
+        'Hi Sam,',
+        '',
+        'Numbers for \\#launch-week are in; \\@maria has the sheet.',
+        'Results',
+        '\\-------',
+        '\\# of signups: 1,200 (see https://stats.example.com/q3#signups)',
+        '',
+        '    #include <stdio.h>',
+        '',
+        'Thanks,',
+        '\\--',
+        'Alex',
+        '',
+        '-----Original Message-----',
+        'From: Sam <sam@example.com>',
+        'Subject: \\#urgent numbers?',
+        '',
+        '> Can you send them by \\<b>Friday\\</b>?',
+        '> \\#thanks',
+      ].join('\n'),
+    );
+    expect(extractTags(message.body)).toEqual([]);
+  });
+
+  it('escapes only the start of a body too long for a note, and says how long the whole is', async () => {
+    const line = 'Log line of the #nightly run, all well.\r\n';
+    const message = await parseEmail(mail(BASE, line.repeat(20_000)));
+    expect(message.wholeBodyBytes).toBe((line.length - 1) * 20_000 - 1);
+    expect(message.body.length).toBeLessThan(300 * 1024);
+    expect(message.body.startsWith('Log line of the \\#nightly run, all well.\nLog line')).toBe(true);
+    const short = await parseEmail(mail(BASE, line));
+    expect(short.wholeBodyBytes).toBeUndefined();
+  });
+});
+
 describe('parseEmail refuses bytes that are no e-mail, in a sentence', () => {
   const noHeaders = 'This is not an e-mail message: it has no mail headers (From, To, Subject, Date, Message-ID or MIME-Version).';
   const cases: [string, Buffer, string][] = [
@@ -256,6 +319,16 @@ describe('formatAddress and looksLikeMbox', () => {
     ['', false],
   ])('%j', (head, expected) => {
     expect(looksLikeMbox(Buffer.from(head))).toBe(expected);
+  });
+  it.each([
+    ['From ada@example.org Tue Mar  5 10:00:00 2024\n', true],
+    ['\t \n\n\t\n   \nFrom nobody Mon Sep 17 00:00:00 2001\n', true],
+    ['\r\n\r\nFrom nobody Mon Sep 17 00:00:00 2001\r\n', true],
+    ['  From nobody Mon Sep 17 00:00:00 2001\n', false],
+    ['\n\nFrom: ada@example.org\n', false],
+    ['\n\n', false],
+  ])('starts like an mbox after blank lines: %j', (head, expected) => {
+    expect(startsLikeMbox(Buffer.from(head))).toBe(expected);
   });
 });
 
@@ -318,6 +391,31 @@ describe('readMbox: the messages of an mbox file, byte for byte', () => {
     expect(fs.statSync(file).size).toBeGreaterThan(65_536);
     const messages = await collect(readMbox(file));
     expect(messages).toEqual([first, second]);
+  });
+
+  it('reads an mbox whose first separator comes after blank lines and whitespace, as git-format-patch archives do', async () => {
+    // Shaped like git's t/t5100/sample.mbox: a tab, blank lines and spaces before the first From line.
+    const patch = 'From: A U Thor <a.u.thor@example.com>\nDate: Fri, 9 Jun 2006 00:44:16 -0700\nSubject: [PATCH] a commit.\n\nHere is a patch from A U Thor.\n\n---\n foo |    2 +-\n 1 files changed, 1 insertions(+), 1 deletions(-)\n-- \n1.4.0.g6f2b\n';
+    const reply = 'From: Junio C Hamano <junio@kernel.org>\nDate: Fri, 9 Jun 2006 00:44:16 -0700\nSubject: re: [PATCH] another patch\n\nFrom: A U Thor <a.u.thor@example.com>\nSubject: [PATCH] another patch\n>Here is an empty patch from A U Thor.\n\nHey you forgot the patch!\n';
+    const file = mboxFile(Buffer.from(`\t \n\n\t\n   \nFrom nobody Mon Sep 17 00:00:00 2001\n${patch}\nFrom nobody Mon Sep 17 00:00:00 2001\n${reply}\n`));
+    const messages = await collect(readMbox(file));
+    expect(messages).toEqual([Buffer.from(patch), Buffer.from(reply)]);
+    const items = await collect(emailSources(file));
+    expect(items.map((item) => item.label)).toEqual(['Inbox message 1', 'Inbox message 2']);
+    const parsed = await Promise.all(items.map((item) => ('raw' in item ? parseEmail(item.raw) : Promise.reject(new Error(item.error)))));
+    expect(parsed.map((m) => m.subject)).toEqual(['[PATCH] a commit.', 're: [PATCH] another patch']);
+  });
+
+  it('reads a single saved message that starts with blank lines, with or without its envelope line', async () => {
+    const message = 'From: a@x\nSubject: after blank lines\n\nBody.\n';
+    for (const bytes of [`\n \n${message}`, `\r\n\r\nFrom a@x Tue Mar  5 10:00:00 2024\r\n${message.replace(/\n/g, '\r\n')}`]) {
+      const file = path.join(tempDir(), 'saved.eml');
+      fs.writeFileSync(file, bytes);
+      const items = await collect(emailSources(file));
+      expect(items.map((item) => item.label)).toEqual(['saved.eml']);
+      const item = items[0];
+      expect(item && 'raw' in item ? (await parseEmail(item.raw)).subject : undefined).toBe('after blank lines');
+    }
   });
 
   it('yields nothing for an empty file and skips empty entries', async () => {
@@ -387,6 +485,57 @@ describe('emailSources: the messages at a path the user names', () => {
     const [item] = await collect(emailSources(file));
     expect(item && 'raw' in item ? item.raw : undefined).toEqual(PDF);
     await expect(parseEmail(PDF)).rejects.toThrow(/no mail headers/);
+  });
+
+  it('reads a Maildir: the messages in cur/ and new/, not tmp/, nor those marked deleted (T) or dot-files', async () => {
+    const root = tempDir();
+    const write = (rel: string, bytes: Buffer): void => {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), bytes);
+    };
+    write('cur/1700000000.M1P100.host,S=120:2,S', eml('seen'));
+    write('cur/1700000100.M2P100.host:2,RS', eml('replied'));
+    write('cur/1700000200.M3P100.host:2,ST', eml('deleted, not yet expunged'));
+    write('new/1700000300.M4P100.host', eml('unread'));
+    write('new/.1700000400.M5P100.host', eml('dot-file'));
+    write('tmp/1700000500.M6P100.host', eml('still being delivered'));
+    // Maildir++ subfolders (Dovecot, Courier): dot-folders that are Maildirs; the trash is left out.
+    write('.Sent/cur/1700000600.M7P100.host:2,S', eml('sent'));
+    fs.mkdirSync(path.join(root, '.Sent', 'new'));
+    write('.Trash/cur/1700000700.M8P100.host:2,S', eml('trashed'));
+    fs.mkdirSync(path.join(root, '.Trash', 'new'));
+    write('.Trash.2019/cur/1700000800.M9P100.host:2,S', eml('trashed in 2019'));
+    fs.mkdirSync(path.join(root, '.Trash.2019', 'new'));
+    write('.notmuch/x.eml', eml('tool state'));
+    const items = await collect(emailSources(root));
+    expect(labels(items)).toEqual([
+      '.Sent/cur/1700000600.M7P100.host:2,S',
+      'cur/1700000000.M1P100.host,S=120:2,S',
+      'cur/1700000100.M2P100.host:2,RS',
+      'new/1700000300.M4P100.host',
+    ]);
+    const subjects = await Promise.all(items.map((item) => ('raw' in item ? parseEmail(item.raw).then((m) => m.subject) : '')));
+    expect(subjects).toEqual(['sent', 'seen', 'replied', 'unread']);
+  });
+
+  it('reads a folder of Maildirs (as mbsync and offlineimap keep them) beside .eml files, leaving out the trash unless named', async () => {
+    const root = tempDir();
+    const write = (rel: string, bytes: Buffer): void => {
+      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      fs.writeFileSync(path.join(root, rel), bytes);
+    };
+    write('work/INBOX/cur/1.M1.h:2,S', eml('inbox'));
+    fs.mkdirSync(path.join(root, 'work', 'INBOX', 'new'));
+    write('work/Archive/2024/new/2.M2.h', eml('archived'));
+    fs.mkdirSync(path.join(root, 'work', 'Archive', '2024', 'cur'));
+    write('work/[Gmail]/Trash/cur/3.M3.h:2,S', eml('thrown away'));
+    fs.mkdirSync(path.join(root, 'work', '[Gmail]', 'Trash', 'new'));
+    // Not a Maildir: a folder called cur without new/ beside it holds only what .eml files it has.
+    write('notes/cur/readme', eml('not a maildir'));
+    write('saved.eml', eml('saved'));
+    const items = await collect(emailSources(root));
+    expect(labels(items)).toEqual(['saved.eml', 'work/Archive/2024/new/2.M2.h', 'work/INBOX/cur/1.M1.h:2,S']);
+    expect(labels(await collect(emailSources(path.join(root, 'work', '[Gmail]', 'Trash'))))).toEqual(['cur/3.M3.h:2,S']);
   });
 
   it('is content with a folder that holds nothing to import', async () => {

@@ -118,6 +118,37 @@ describe('parseFeedDocument: each item as an article', () => {
         <dc:date>2004-05-06T07:08:09Z</dc:date><dc:creator>Cee</dc:creator></item>`),
       [{ key: 'https://rdf.example.com/1', url: 'https://rdf.example.com/1.html', title: 'RDF one', body: 'Desc', date: new Date('2004-05-06T07:08:09Z'), author: 'Cee' }],
     ],
+    [
+      'RSS podcast: the enclosure kept as a link with its type, size and the iTunes duration; a relative one made absolute',
+      rss(
+        `<item><title>Episode 12</title><guid isPermaLink="false">ep12</guid><description>&lt;p&gt;Show notes.&lt;/p&gt;</description>
+        <enclosure url="https://cdn.example.com/audio/episode-12.mp3" length="12345678" type="audio/mpeg"/><itunes:duration>42:10</itunes:duration></item>
+        <item><title>Episode 13</title><guid isPermaLink="false">ep13</guid><enclosure url="/audio/ep%2013 (final).m4a" length="0" type="audio/x-m4a"/></item>`,
+      ).replace('<rss version="2.0"', '<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"'),
+      [
+        { key: 'ep12', body: 'Enclosure: [episode-12.mp3](https://cdn.example.com/audio/episode-12.mp3) (audio/mpeg, 12 MB, 42 min)\n\nShow notes.' },
+        { key: 'ep13', body: 'Enclosure: [ep 13 \\(final\\).m4a](https://news.example.com/audio/ep%2013%20%28final%29.m4a) (audio/x-m4a)' },
+      ],
+    ],
+    [
+      'RSS: only web addresses are kept as enclosures, each once',
+      rss(
+        `<item><title>Odd files</title><guid isPermaLink="false">odd</guid><enclosure url="javascript:alert(1)" length="1" type="audio/mpeg"/><enclosure url="ftp://files.example.com/a.mp3" length="1" type="audio/mpeg"/>
+        <enclosure url="data:audio/mpeg;base64,AAAA" type="audio/mpeg"/><enclosure url="http://files.example.com/a.ogg" type="audio/ogg"/><enclosure url="http://files.example.com/a.ogg" type="audio/ogg"/></item>`,
+      ),
+      [{ key: 'odd', body: 'Enclosure: [a.ogg](http://files.example.com/a.ogg) (audio/ogg)' }],
+    ],
+    [
+      'Atom: link rel="enclosure" with its title and length',
+      atom(`<entry><id>urn:uuid:ep1</id><title>Talk</title><updated>2024-03-01T00:00:00Z</updated><summary>Slides and audio.</summary>
+        <link rel="enclosure" type="video/mp4" length="734003200" title="The talk [1080p] #video" href="https://atom.example.com/talk.mp4"/></entry>`),
+      [{ key: 'urn:uuid:ep1', body: 'Enclosure: [The talk \\[1080p\\] \\#video](https://atom.example.com/talk.mp4) (video/mp4, 734 MB)\n\nSlides and audio.' }],
+    ],
+    [
+      'JSON Feed: attachments, with size and duration',
+      json([{ id: 'p1', title: 'Pod one', content_text: 'Notes.', attachments: [{ url: 'https://json.example.com/p1.mp3', mime_type: 'audio/mpeg', size_in_bytes: 850000, duration_in_seconds: 3900 }] }]),
+      [{ key: 'p1', body: 'Enclosure: [p1.mp3](https://json.example.com/p1.mp3) (audio/mpeg, 850 KB, 1 h 5 min)\n\nNotes.' }],
+    ],
   ];
   it.each(cases)('%s', (_what, text, expected) => {
     const got = articles(text);

@@ -67,7 +67,7 @@ const BOOKMARKS = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
             <DT><H3>Rust / C++</H3>
             <DL><p>
                 <DT><A HREF="https://lang.example/borrow?x=1&amp;y=2#part" ADD_DATE="1700100000" TAGS="ownership">Borrowing — ünïcödé explained</A>
-                <DD>Lifetimes, in plain words.
+                <DD>Lifetimes, in plain words. See #borrowck and &lt;b&gt;this&lt;/b&gt;.
             </DL><p>
             <DT><A HREF="javascript:alert(1)">A bookmarklet</A>
         </DL><p>
@@ -110,11 +110,12 @@ describe('import bookmarks', () => {
     expect(tomatoes).toMatchObject({ title: 'Growing tomatoes: a "how-to" & more', source: 'bookmark', tags: [] });
     expect(Date.parse(tomatoes?.created ?? '')).toBe(1_700_000_000_000);
     const borrow = byUrl.get('https://lang.example/borrow?x=1&y=2#part');
-    // Filed in two folders: one note, both folders as tags, the earliest date, the description as its body.
+    // Filed in two folders: one note, both folders as tags, the earliest date, the description as its
+    // body: text, so its #word is no tag and its <b> no markup.
     expect(borrow?.tags).toEqual(['#dev-tools/rust-c', '#reading', '#ownership']);
     expect(Date.parse(borrow?.created ?? '')).toBe(1_690_000_000_000);
     const note = await harness.ok<{ text: string }>('get_note', { note_id: borrow?.id });
-    expect(note.text).toBe('Lifetimes, in plain words.\n');
+    expect(note.text).toBe('Lifetimes, in plain words. See \\#borrowck and \\<b>this\\</b>.\n');
     const file = await readFile(path.join(dir, 'Bookmarks', 'Borrowing — ünïcödé explained.md'), 'utf8');
     expect(file).toMatch(/^---\nid: [0-9a-f-]{36}\nsource: bookmark\nsource_url: https:\/\/lang\.example\/borrow\?x=1&y=2#part\ntags:\n {2}- dev-tools\/rust-c\n {2}- reading\n {2}- ownership\ncreated: 2023-07-22T04:26:40\+00:00\nupdated: /);
   });
@@ -299,6 +300,20 @@ describe('import email', () => {
     expect(await notesIn(path.join(dir, 'vault'), 'Mail')).toHaveLength(4);
   });
 
+  it('cuts a body over 256 KiB with a line saying so, keeping the whole message as its attachment', async () => {
+    const line = 'The log goes on and on, line after line of it.\r\n';
+    const raw = mail('long', 'A very long log', line.repeat(8000));
+    await writeFile(path.join(dir, 'inputs', 'long.eml'), raw);
+    const report = collect();
+    await importEmail(await run(), { path: path.join(dir, 'inputs', 'long.eml'), folder: 'Mail' }, report);
+    expect(report.summaries).toEqual([`Read 1 message from ${path.join(dir, 'inputs', 'long.eml')} into Mail/: 1 new note.`]);
+    const note = await readFile(path.join(dir, 'vault', 'Mail', 'A very long log.md'), 'utf8');
+    const body = note.slice(note.indexOf('\n---\n') + 5);
+    expect(Buffer.byteLength(body)).toBeLessThan(256 * 1024 + 200);
+    expect(body).toMatch(/line after line of it\.\n\n\(Cut here: this note holds the first 25\d KiB of 368 KiB of text; it is kept whole in the attached \.eml file\.\)\n$/);
+    expect(await readFile(path.join(dir, 'vault', 'Mail', 'A very long log.eml'), 'utf8')).toBe(raw);
+  });
+
   it('delete_note removes the saved message with its note', async () => {
     const note = (await listed(harness, 'email')).find((item) => item.title === 'Plain hello');
     await harness.ok('delete_note', { note_id: note?.id });
@@ -425,6 +440,35 @@ describe('feeds', () => {
     await expect(removeFeed(dir, `${site.base}/kitchen.json`)).rejects.toThrow(/^You do not follow /);
     await unlink(path.join(dir, '.dexi', 'feeds.json'));
     await expect(removeFeed(dir, `${site.base}/garden.xml`)).rejects.toThrow(/You follow no feeds yet\.$/);
+  });
+});
+
+describe('a feed article too long for a note', () => {
+  it('keeps its enclosure, cuts its text at 256 KiB and says where the whole article is', async () => {
+    const site = new Site();
+    await site.start();
+    const showNotes = 'Minute by minute, what was said.\n\n'.repeat(9000);
+    site.serve('/pod.json', 'application/feed+json', () =>
+      JSON.stringify({
+        version: 'https://jsonfeed.org/version/1.1',
+        title: 'Long Pod',
+        items: [{ id: 'ep1', url: 'https://pod.example/ep1', title: 'Episode one', content_text: showNotes, attachments: [{ url: 'https://cdn.example/ep1.mp3', mime_type: 'audio/mpeg', size_in_bytes: 52_000_000 }] }],
+      }),
+    );
+    const dir = await writeVault({ 'Welcome.md': 'Hello.\n' });
+    const { harness, run } = await start(dir);
+    try {
+      await addFeed(await run(), `${site.base}/pod.json`, undefined, collect(), new Date());
+      const note = await readFile(path.join(dir, 'Feeds', 'Long Pod', 'Episode one.md'), 'utf8');
+      const body = note.slice(note.indexOf('\n---\n') + 5);
+      expect(body.startsWith('Enclosure: [ep1.mp3](https://cdn.example/ep1.mp3) (audio/mpeg, 52 MB)\n\nMinute by minute')).toBe(true);
+      expect(Buffer.byteLength(body)).toBeLessThan(256 * 1024 + 200);
+      expect(body).toMatch(/what was said\.\n\n\(Cut here: this note holds the first 25\d KiB of 299 KiB of text; the whole of it is at https:\/\/pod\.example\/ep1\.\)\n$/);
+    } finally {
+      await harness.close();
+      await site.close();
+      await removeDir(dir);
+    }
   });
 });
 
