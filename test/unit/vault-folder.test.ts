@@ -6,6 +6,7 @@ import { failureSentence } from '../../src/cli/failure.js';
 import { openVaultFolder, readOnlyReason, userCacheHome } from '../../src/cli/vault-folder.js';
 import { outsideCacheDir, probeWritable } from '../../src/files/dexi-dir.js';
 import { Runtime } from '../../src/server/runtime.js';
+import { safeDirectorySentence } from '../../src/vault/git-history.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import { removeDir, TestClock, tempDir, writeVault } from '../helpers.js';
 
@@ -128,6 +129,19 @@ describe('failureSentence', () => {
     expect(sentence).not.toMatch(/\n\s+at /);
     expect(failureSentence(new RangeError('x'), '0')).not.toMatch(/\n\s+at /);
     expect(failureSentence(new RangeError('x'), 'true')).toMatch(/\n\s+at /);
+  });
+});
+
+describe('a colleague\'s git repository', () => {
+  it('is named in a sentence that passes on git\'s own command to allow it, and says where dates come from', () => {
+    // git 2.39's words, as it refused a repository owned by root to the user nobody.
+    const stderr = "fatal: detected dubious ownership in repository at '/v'\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory /v\n";
+    expect(safeDirectorySentence(stderr)).toBe(
+      'Git history skipped: git does not read a repository that belongs to another user, so dates come from the files\' times; if you trust it, "git config --global --add safe.directory /v" lets it be read.',
+    );
+    expect(safeDirectorySentence("fatal: unsafe repository ('/v' is owned by someone else)\nsee safe.directory\n")).toBe(
+      "Git history skipped: git does not read a repository that belongs to another user, so dates come from the files' times.",
+    );
   });
 });
 
