@@ -133,7 +133,8 @@ export async function outsideCache(folder: VaultFolder & { readOnlyBecause: stri
   const opening = `The vault folder ${folder.root} cannot be written (${folder.readOnlyBecause}), so`;
   const what = doing === 'serve' ? 'it is served read-only (no tool can change a note), with its caches in' : 'its indexes are kept in';
   try {
-    await mkdir(cacheDir, { recursive: true });
+    // 0700, as XDG asks: the caches hold the notes' text, which the vault's own folder may not show to everyone.
+    await mkdir(cacheDir, { recursive: true, mode: 0o700 });
   } catch (error) {
     return {
       cacheDir,

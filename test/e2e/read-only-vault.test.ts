@@ -214,6 +214,9 @@ describe.runIf(canMount)('a vault on a read-only mount (as root, in a mount name
       const cache = outsideCacheDir(cacheHome, vault);
       expect(lines(indexed)).toContain(`dexi-vault: The vault folder ${vault} cannot be written (read-only file system), so its indexes are kept in ${cache}; nothing in the vault is changed.`);
       expect(await readdir(cache)).toContain('index.bin');
+      // The cache holds note text: only its owner may read it.
+      expect((await lstat(cache)).mode & 0o777).toBe(0o700);
+      expect((await lstat(path.dirname(cache))).mode & 0o777).toBe(0o700);
       const token = await inNamespace(['token', 'create', '--name', 'laptop']);
       expectPlain(token, 'token create');
       expect(token.code).toBe(1);
