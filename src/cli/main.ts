@@ -144,7 +144,9 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   }
   log(`Serving ${runtime.own.root} over Streamable HTTP at ${handle.url} (version ${version()}); every request needs "Authorization: Bearer TOKEN".`);
   const known = await tokens.entries().catch(() => undefined);
-  if (known?.length === 0) log('There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
+  if (known?.length === 0) {
+    log(runtime.own.readOnly ? 'There are no tokens, and none can be made in a vault folder that cannot be written, so every request is refused.' : 'There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
+  }
   const puller = feedPuller(runtime, config.pullFeedsMinutes);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

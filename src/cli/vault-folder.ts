@@ -1,7 +1,9 @@
 import { constants } from 'node:fs';
-import { access, mkdir, opendir, realpath, stat } from 'node:fs/promises';
+import { access, copyFile, mkdir, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { dexiDir, outsideCacheDir, probeWritable } from '../files/dexi-dir.js';
+import { cacheDir as ownCacheDir, dexiDir, outsideCacheDir, probeWritable } from '../files/dexi-dir.js';
+import { cacheFile } from '../index/cache.js';
+import { GIT_HISTORY_CACHE_FILE } from '../vault/git-history.js';
 import { VaultUnavailableError } from '../vault/vault.js';
 
 /**
@@ -141,5 +143,23 @@ export async function outsideCache(folder: VaultFolder & { readOnlyBecause: stri
       notice: `${opening} ${what} ${cacheDir}; that folder cannot be made either (${describeCode((error as NodeJS.ErrnoException).code)}), so every start reads every note again: set XDG_CACHE_HOME to a folder you can write.`,
     };
   }
+  await seedFromVault(folder.root, cacheDir);
   return { cacheDir, notice: `${opening} ${what} ${cacheDir}; nothing in the vault is changed.` };
+}
+
+/**
+ * A vault that was served before it became read-only (a snapshot, a mount
+ * made read-only) has caches in its `.dexi/cache/`: they start the outside
+ * cache when it has none, so a first start need not read every note again.
+ * Copies, checked like any cache when loaded; the vault's are not touched.
+ */
+async function seedFromVault(root: string, cacheDir: string): Promise<void> {
+  const inside = ownCacheDir(root);
+  for (const [from, to] of [
+    [cacheFile(inside), cacheFile(cacheDir)],
+    [path.join(inside, GIT_HISTORY_CACHE_FILE), path.join(cacheDir, GIT_HISTORY_CACHE_FILE)],
+  ] as const) {
+    // COPYFILE_EXCL: a cache already outside is newer than the vault's.
+    await copyFile(from, to, constants.COPYFILE_EXCL).catch(() => undefined);
+  }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, unlink, writeFile } from 'node:fs/promises';
+import { access, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -123,20 +123,22 @@ export async function probeWritable(vaultRoot: string): Promise<Writability> {
     return refused(error);
   }
   const dir = dexiDir(vaultRoot);
-  const info = await lstat(dir).catch(() => undefined);
   try {
-    if (info === undefined) {
-      await mkdir(dir);
-      return { writable: true };
-    }
-    if (!info.isDirectory()) return { writable: false, code: 'ENOTDIR' };
+    // Made now when missing; EEXIST: there already, or made meanwhile by another process starting on the same vault.
+    const made = await mkdir(dir).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw error;
+      },
+    );
+    if (made) return { writable: true };
+    if (!(await stat(dir)).isDirectory()) return { writable: false, code: 'ENOTDIR' };
     const probe = path.join(dir, `.dexi-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
     await writeFile(probe, '', { flag: 'wx' });
     await unlink(probe);
     return { writable: true };
   } catch (error) {
-    // Made meanwhile by another process starting on the same vault.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return probeWritable(vaultRoot);
     return refused(error);
   }
 }

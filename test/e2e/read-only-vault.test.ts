@@ -196,10 +196,13 @@ describe.skipIf('reason' in drop)('a vault folder the server cannot write', () =
 });
 
 describe.runIf(canMount)('a vault on a read-only mount (as root, in a mount namespace)', () => {
-  it('indexes it with the caches outside and refuses a write command, saying "read-only file system"', async () => {
+  it('indexes it with the caches outside, starting from the vault\'s own, and refuses a write command, saying "read-only file system"', async () => {
     const vault = await copySampleVault();
     const cacheHome = await tempDir();
     try {
+      // Served while it could be written: the snapshot then carries .dexi/cache/index.bin.
+      const writable = await run(process.execPath, [CLI, 'index', '--vault', vault, '--model', 'none'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cacheHome }, timeoutMs: 60_000 });
+      expect(writable.code, writable.stderr).toBe(0);
       const before = await snapshot(vault);
       // The bind mount lives only in the namespace unshare makes for this one command.
       const script = 'mount --bind "$1" "$1" && mount -o remount,ro,bind "$1" "$1" && shift && exec "$@"';
@@ -214,6 +217,7 @@ describe.runIf(canMount)('a vault on a read-only mount (as root, in a mount name
       const cache = outsideCacheDir(cacheHome, vault);
       expect(lines(indexed)).toContain(`dexi-vault: The vault folder ${vault} cannot be written (read-only file system), so its indexes are kept in ${cache}; nothing in the vault is changed.`);
       expect(await readdir(cache)).toContain('index.bin');
+      expect(indexed.stderr).toMatch(/Read \d+ notes in \d+ folders of .* \(from the index cache\)\./);
       // The cache holds note text: only its owner may read it.
       expect((await lstat(cache)).mode & 0o777).toBe(0o700);
       expect((await lstat(path.dirname(cache))).mode & 0o777).toBe(0o700);
