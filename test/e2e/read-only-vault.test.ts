@@ -97,9 +97,9 @@ describe.skipIf('reason' in drop)('a vault folder the server cannot write', () =
     await removeDir(base);
   });
 
-  it('serves it read-only: no write tool, one log line naming the cache folder, the cache outside, the vault untouched', async () => {
+  it('serves it read-only: no write tool, one log line naming the cache folder, no feed pulled, the cache outside, the vault untouched', async () => {
     const server = await startStdioServer({
-      args: [CLI, 'serve', '--vault', vault, '--model', 'none'],
+      args: [CLI, 'serve', '--vault', vault, '--model', 'none', '--pull-feeds', '60'],
       cwd: ROOT,
       clientName: 'read-only-vault-test',
       launcher: as.launcher,
@@ -123,7 +123,8 @@ describe.skipIf('reason' in drop)('a vault folder the server cannot write', () =
       await server.client.close();
     }
     const notice = `dexi-vault: The vault folder ${vault} cannot be written (permission denied), so it is served read-only (no tool can change a note), with its caches in ${cache}; nothing in the vault is changed.`;
-    expect(server.stderr().split('\n').filter((line) => line.includes('cannot be written'))).toEqual([notice]);
+    expect(server.stderr().split('\n').filter((line) => line.includes('cannot be written ('))).toEqual([notice]);
+    expect(server.stderr()).toContain('dexi-vault: The feeds are not pulled: their articles would be notes in a vault that cannot be written.');
     expect(server.stderr()).not.toMatch(STACK_FRAME);
     expect(await snapshot(vault)).toEqual(before);
   }, 90_000);
