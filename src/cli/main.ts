@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, homedir } from 'node:os';
 import path from 'node:path';
-import { modelsDir } from '../files/dexi-dir.js';
+import { cacheDir, modelsDir } from '../files/dexi-dir.js';
 import { createPolicy } from '../access/policy.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
-import { createToken, listTokens, revokeToken, TokenError, TokenStore, tokensPath, type TokenInfo } from '../access/tokens.js';
+import { TokenError, TokenStore } from '../access/tokens.js';
 import { HttpStartError } from '../server/errors.js';
 import { buildInstructions } from '../server/instructions.js';
 import { Runtime } from '../server/runtime.js';
@@ -26,6 +25,10 @@ import type { ImportReport } from '../import/report.js';
 import { ActivityLog, HistoryError } from '../vault/activity.js';
 import { describeCall, undo, UndoError } from '../vault/undo.js';
 import { activityRows, sinceTime } from './activity.js';
+import { columns } from './columns.js';
+import { failureSentence } from './failure.js';
+import { token } from './token-command.js';
+import { cannotWrite, openVaultFolder, outsideCache, userCacheHome, type VaultFolder } from './vault-folder.js';
 import { progressReporter } from './progress.js';
 import {
   parseCli,
@@ -36,7 +39,6 @@ import {
   type ImportConfig,
   type IndexConfig,
   type ServeConfig,
-  type TokenConfig,
   type UndoConfig,
 } from './args.js';
 
@@ -50,16 +52,24 @@ function version(): string {
   return pkg.version;
 }
 
-/** The embedder a `--model` value names, or undefined for none. */
-function embedderSpec(model: string, vault: string): EmbedderSpec | undefined {
+/** The embedder a `--model` value names, or undefined for none; `cache` is the vault's cache folder. */
+function embedderSpec(model: string, cache: string): EmbedderSpec | undefined {
   if (model === 'none') return undefined;
   if (model === 'use-lite') return { kind: 'use-lite' };
   // A folder on disk is loaded from there with remote loading off; anything else is a hub id.
   const local = existsSync(model) && statSync(model).isDirectory();
-  return { kind: 'transformers', model: local ? path.resolve(model) : model, cacheDir: modelsDir(path.resolve(vault)) };
+  return { kind: 'transformers', model: local ? path.resolve(model) : model, cacheDir: modelsDir(cache) };
 }
 
-async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Promise<Runtime> {
+/**
+ * Open the vault for serving or indexing. A vault that cannot be written is
+ * served read-only with its caches outside it, said once in the log.
+ */
+async function openRuntime(config: ServeConfig | IndexConfig, watch = true, folder?: VaultFolder): Promise<Runtime> {
+  const found = folder ?? (await openVaultFolder(config.vault, true));
+  const because = found.readOnlyBecause;
+  const outside = because === undefined ? undefined : await outsideCache({ ...found, readOnlyBecause: because }, userCacheHome(process.env, process.platform, homedir()), config.command);
+  if (outside) log(outside.notice);
   // Configuration is read here, once, and handed down.
   const settings = await readSettings(config.vault).catch((error: unknown) => {
     if (error instanceof SettingsError) throw error;
@@ -69,7 +79,7 @@ async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Pro
     if (config.reviewTags !== undefined) settings.reviewTags = config.reviewTags;
     if (config.noteCap !== undefined) settings.noteCap = config.noteCap;
   }
-  const embedder = embedderSpec(config.model, config.vault);
+  const embedder = embedderSpec(config.model, outside?.cacheDir ?? cacheDir(found.root));
   // Serving keeps a core for answering tools; `index` may use them all.
   const cores = availableParallelism();
   const workers = config.command === 'index' ? cores : Math.max(1, cores - 1);
@@ -81,6 +91,7 @@ async function openRuntime(config: ServeConfig | IndexConfig, watch = true): Pro
     log,
     watch,
     ...(embedder ? { semantic: { embedder, workers } } : {}),
+    ...(outside ? { readOnly: true, cacheDir: outside.cacheDir } : {}),
   });
 }
 
@@ -99,7 +110,7 @@ async function serve(config: ServeConfig): Promise<void> {
     context,
     log,
   });
-  const puller = config.pullFeedsMinutes === undefined ? undefined : pullFeedsWhileServing(runtime, config.pullFeedsMinutes);
+  const puller = feedPuller(runtime, config.pullFeedsMinutes);
   // The SDK takes instructions when the server is built; the transport
   // writes them into the initialize answer instead, built at that moment.
   await serveStdio(server, () => buildInstructions(context.view, runtime.settings));
@@ -134,8 +145,10 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   }
   log(`Serving ${runtime.own.root} over Streamable HTTP at ${handle.url} (version ${version()}); every request needs "Authorization: Bearer TOKEN".`);
   const known = await tokens.entries().catch(() => undefined);
-  if (known?.length === 0) log('There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
-  const puller = config.pullFeedsMinutes === undefined ? undefined : pullFeedsWhileServing(runtime, config.pullFeedsMinutes);
+  if (known?.length === 0) {
+    log(runtime.own.readOnly ? 'There are no tokens, and none can be made in a vault folder that cannot be written, so every request is refused.' : 'There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
+  }
+  const puller = feedPuller(runtime, config.pullFeedsMinutes);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -145,52 +158,6 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   await handle.close();
   await runtime.close();
   process.exit(0);
-}
-
-/** Rows as aligned columns, two spaces apart; the last column is left as long as it is. */
-function columns(rows: readonly (readonly string[])[]): string {
-  const count = Math.max(...rows.map((row) => row.length));
-  const widths = Array.from({ length: count - 1 }, (_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
-  return `${rows.map((row) => row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column] ?? 0) : cell)).join('  ')).join('\n')}\n`;
-}
-
-function describeBoundary(token: Pick<TokenInfo, 'folder' | 'tag'>): string {
-  const parts: string[] = [];
-  if (token.folder !== undefined) parts.push(`folder ${token.folder}`);
-  if (token.tag !== undefined) parts.push(`tag ${token.tag}`);
-  return parts.length > 0 ? parts.join(', ') : 'none';
-}
-
-/** `token create|list|revoke`. Only the new token itself goes to stdout, so it can be captured with `| tail -1`. */
-async function token(config: TokenConfig): Promise<void> {
-  const vault = path.resolve(config.vault);
-  switch (config.action) {
-    case 'create': {
-      const options: Parameters<typeof createToken>[1] = { name: config.name, scopes: config.scopes };
-      if (config.folder !== undefined) options.folder = config.folder;
-      if (config.tag !== undefined) options.tag = config.tag;
-      const { token: made, secret } = await createToken(vault, options, systemClock.now());
-      const boundary = describeBoundary(made);
-      log(`Created the token "${made.name}" for ${vault}: ${made.scopes.join(', ')}${boundary === 'none' ? ', no boundary' : `, limited to ${boundary}`}.`);
-      log(`Copy it now: it is shown only this once (${tokensPath(vault)} keeps only its hash). Clients send it as "Authorization: Bearer TOKEN" to dexi-vault serve --http.`);
-      process.stdout.write(`${secret}\n`);
-      return;
-    }
-    case 'list': {
-      const tokens = await listTokens(vault);
-      if (tokens.length === 0) {
-        log(`No tokens for ${vault} yet; create one with: dexi-vault token create --name NAME`);
-        return;
-      }
-      process.stdout.write(columns([['NAME', 'SCOPES', 'BOUNDARY', 'CREATED'], ...tokens.map((item) => [item.name, item.scopes.join(','), describeBoundary(item), item.created])]));
-      return;
-    }
-    case 'revoke': {
-      const gone = await revokeToken(vault, config.name);
-      log(`Revoked the token "${gone.name}"; a running server refuses it from its next request on.`);
-      return;
-    }
-  }
 }
 
 async function index(config: IndexConfig): Promise<void> {
@@ -239,7 +206,7 @@ async function index(config: IndexConfig): Promise<void> {
     }
   }
   await runtime.close();
-  log(`Indexed ${runtime.own.size.toLocaleString('en')} notes; the indexes are in ${runtime.own.root}/.dexi/cache.`);
+  log(`Indexed ${runtime.own.size.toLocaleString('en')} notes; the indexes are in ${runtime.own.cacheDir}.`);
 }
 
 /** The importers' words, on stderr: a progress line, a sentence per item not taken, the summary. */
@@ -252,9 +219,15 @@ function cliReport(label: string): ImportReport {
   };
 }
 
-/** Read the vault (from its cache when it has one) so that an import knows what is there already; no watcher, no model. */
-async function openForImport(vault: string): Promise<{ runtime: Runtime; run: ImportRun }> {
-  const runtime = await openRuntime({ command: 'index', vault, model: 'none' }, false);
+/**
+ * Read the vault (from its cache when it has one) so that an import knows
+ * what is there already; no watcher, no model. `refused` says what cannot
+ * happen when the vault cannot be written.
+ */
+async function openForImport(vault: string, refused: string): Promise<{ runtime: Runtime; run: ImportRun }> {
+  const folder = await openVaultFolder(vault, true);
+  if (folder.readOnlyBecause !== undefined) throw cannotWrite(folder, refused);
+  const runtime = await openRuntime({ command: 'index', vault, model: 'none' }, false, folder);
   try {
     await runtime.loaded;
     return { runtime, run: await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap }) };
@@ -265,7 +238,7 @@ async function openForImport(vault: string): Promise<{ runtime: Runtime; run: Im
 }
 
 async function importCommand(config: ImportConfig): Promise<void> {
-  const { runtime, run } = await openForImport(config.vault);
+  const { runtime, run } = await openForImport(config.vault, `no ${config.kind === 'bookmarks' ? 'bookmark' : 'message'} can be imported into it`);
   try {
     if (config.kind === 'bookmarks') await importBookmarks(run, { file: config.input, folder: config.folder, fetchPages: config.fetch }, cliReport('Importing bookmarks'));
     else await importEmail(run, { path: config.input, folder: config.folder }, cliReport('Importing messages'));
@@ -277,6 +250,10 @@ async function importCommand(config: ImportConfig): Promise<void> {
 
 async function feedsCommand(config: FeedsConfig): Promise<void> {
   const vault = path.resolve(config.vault);
+  if (config.action === 'list' || config.action === 'remove') {
+    const folder = await openVaultFolder(vault, config.action === 'remove');
+    if (folder.readOnlyBecause !== undefined) throw cannotWrite(folder, 'its list of feeds cannot be changed');
+  }
   if (config.action === 'list') {
     const feeds = await readSubscriptions(vault);
     if (feeds.length === 0) {
@@ -293,7 +270,7 @@ async function feedsCommand(config: FeedsConfig): Promise<void> {
     log(`No longer following "${gone.name}" (${gone.url}); its notes in ${gone.folder}/ stay.`);
     return;
   }
-  const { runtime, run } = await openForImport(vault);
+  const { runtime, run } = await openForImport(vault, config.action === 'add' ? 'no feed can be followed into it' : 'no feed can be pulled into it');
   try {
     if (config.action === 'add') await addFeed(run, config.url, config.folder, cliReport('Importing articles'), systemClock.now());
     else {
@@ -306,17 +283,11 @@ async function feedsCommand(config: FeedsConfig): Promise<void> {
   }
 }
 
-/** The activity record of the vault at `dir`, which must be a folder. */
-async function activityLogOf(dir: string): Promise<ActivityLog> {
-  let root: string;
-  try {
-    root = await realpath(dir);
-    if (!(await stat(root)).isDirectory()) throw new VaultUnavailableError(`The vault ${dir} is not a folder.`);
-  } catch (error) {
-    if (error instanceof VaultUnavailableError) throw error;
-    throw new VaultUnavailableError(`The vault ${path.resolve(dir)} cannot be opened: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message}.`);
-  }
-  return new ActivityLog(root, systemClock, log);
+/** The activity record of the vault at `dir`; `refused`, for undo, says what cannot happen when the vault cannot be written. */
+async function activityLogOf(dir: string, refused?: string): Promise<ActivityLog> {
+  const folder = await openVaultFolder(dir, refused !== undefined);
+  if (refused !== undefined && folder.readOnlyBecause !== undefined) throw cannotWrite(folder, refused);
+  return new ActivityLog(folder.root, systemClock, log);
 }
 
 /** `activity [--since WHEN]`: the record, as aligned columns on stdout. */
@@ -334,10 +305,18 @@ async function activityCommand(config: ActivityConfig): Promise<void> {
 
 /** `undo NOTE|--last`. */
 async function undoCommand(config: UndoConfig): Promise<void> {
-  const activity = await activityLogOf(config.vault);
+  const activity = await activityLogOf(config.vault, 'nothing can be undone in it');
   const call = await undo(activity, config.target);
   const back = call.entries.length === 1 ? 'the note is back as it was before' : `its ${call.entries.length} files are back as they were before`;
   process.stdout.write(`Undid the assistant's ${describeCall(call)}: ${back}.\n`);
+}
+
+/** `serve --pull-feeds MINUTES`, unless the vault cannot be written. */
+function feedPuller(runtime: Runtime, minutes: number | undefined): { stop(): Promise<void> } | undefined {
+  if (minutes === undefined) return undefined;
+  if (!runtime.own.readOnly) return pullFeedsWhileServing(runtime, minutes);
+  log('The feeds are not pulled: their articles would be notes in a vault that cannot be written.');
+  return undefined;
 }
 
 /**
@@ -407,7 +386,7 @@ async function main(): Promise<number> {
         else await serve(config);
         return 0;
       case 'token':
-        await token(config);
+        await token(config, log);
         return 0;
       case 'import':
         await importCommand(config);
@@ -442,7 +421,7 @@ async function main(): Promise<number> {
       log(error.message);
       return 1;
     }
-    log(`Stopped by an unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    log(failureSentence(error, process.env.DEXI_DEBUG));
     return 1;
   }
 }

@@ -1,4 +1,6 @@
-import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -21,30 +23,51 @@ export function tokensFile(vaultRoot: string): string {
   return path.join(dexiDir(vaultRoot), 'tokens.json');
 }
 
+/**
+ * The vault's own cache folder, `.dexi/cache/`. A vault dexi-vault cannot
+ * write keeps its caches outside instead (`outsideCacheDir`); the functions
+ * below that take `cache` take whichever of the two the vault uses.
+ */
 export function cacheDir(vaultRoot: string): string {
   return path.join(dexiDir(vaultRoot), 'cache');
 }
 
 /**
- * What is cached of a teammate's vault (its git dates, its records and
- * full-text index) is kept in ours: a teammate's vault is never written, not
- * even its `.dexi/` folder.
+ * The cache folder of a vault that cannot be written, in the person's cache
+ * directory (`cacheHome`, chosen by the CLI): `dexi-vault/<name>-<hash>`,
+ * the folder's name for a person looking, and a hash of the vault's real
+ * path so that two vaults of one name, or one vault reached by two paths,
+ * never share or split a cache.
  */
-export function teammateCacheDir(vaultRoot: string, owner: string): string {
-  return path.join(sharedCacheDir(vaultRoot), encodeURIComponent(owner));
+export function outsideCacheDir(cacheHome: string, vaultRealRoot: string): string {
+  const hash = createHash('sha256').update(vaultRealRoot).digest('hex').slice(0, 16);
+  const name = path.basename(vaultRealRoot).replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^[-.]+|-+$/g, '').slice(0, 40);
+  return path.join(cacheHome, 'dexi-vault', `${name === '' ? 'vault' : name}-${hash}`);
+}
+
+/**
+ * What is cached of a teammate's vault (its git dates, its records and
+ * full-text index) is kept in ours (`cache`): a teammate's vault is never
+ * written, not even its `.dexi/` folder.
+ */
+export function teammateCacheDir(cache: string, owner: string): string {
+  return path.join(sharedCacheDir(cache), encodeURIComponent(owner));
 }
 
 /** The folder holding every teammate's cache (`teammateCacheDir`). */
-export function sharedCacheDir(vaultRoot: string): string {
-  return path.join(cacheDir(vaultRoot), 'shared');
+export function sharedCacheDir(cache: string): string {
+  return path.join(cache, 'shared');
 }
 
 /** Where transformers.js keeps models it downloads from the hub. */
-export function modelsDir(vaultRoot: string): string {
-  return path.join(cacheDir(vaultRoot), 'models');
+export function modelsDir(cache: string): string {
+  return path.join(cache, 'models');
 }
 
-/** Where a note's replacement is written before it is renamed over the note. */
+/**
+ * Where a note's replacement is written before it is renamed over the note:
+ * always in the vault, as a rename works only within one file system.
+ */
 export function tempDir(vaultRoot: string): string {
   return path.join(cacheDir(vaultRoot), 'tmp');
 }
@@ -92,10 +115,10 @@ export function ensureCacheDir(vaultRoot: string): Promise<string> {
   return ensureIgnoredDir(cacheDir(vaultRoot), '*\n', { private: true });
 }
 
-/** Make a teammate's cache folder inside ours, after ours ignores itself in git. */
-export async function ensureTeammateCacheDir(vaultRoot: string, owner: string): Promise<string> {
-  await ensureCacheDir(vaultRoot);
-  const dir = teammateCacheDir(vaultRoot, owner);
+/** Make a teammate's cache folder inside ours (`cache`), after ours ignores itself in git. */
+export async function ensureTeammateCacheDir(cache: string, owner: string): Promise<string> {
+  await ensureIgnoredDir(cache, '*\n', { private: true });
+  const dir = teammateCacheDir(cache, owner);
   await mkdir(dir, { recursive: true });
   return dir;
 }
@@ -105,4 +128,43 @@ export async function ensureTempDir(vaultRoot: string): Promise<string> {
   const dir = tempDir(vaultRoot);
   await mkdir(dir, { recursive: true });
   return dir;
+}
+
+/** Whether dexi-vault may write the vault; otherwise the error code that said no. */
+export type Writability = { writable: true } | { writable: false; code: string };
+
+/**
+ * Whether the vault can be written, found by trying: the process often runs
+ * as root, which mode bits do not stop, so only a real attempt tells (a
+ * read-only mount answers EROFS, an immutable folder EPERM). `access` asks
+ * about the vault folder itself without writing in it; the attempt is made
+ * in `.dexi/`: a probe file, made and removed, or the folder itself when it
+ * is missing (left there: serving makes it anyway).
+ */
+export async function probeWritable(vaultRoot: string): Promise<Writability> {
+  const refused = (error: unknown): Writability => ({ writable: false, code: (error as NodeJS.ErrnoException).code ?? 'EACCES' });
+  try {
+    await access(vaultRoot, constants.W_OK);
+  } catch (error) {
+    return refused(error);
+  }
+  const dir = dexiDir(vaultRoot);
+  try {
+    // Made now when missing; EEXIST: there already, or made meanwhile by another process starting on the same vault.
+    const made = await mkdir(dir).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST') return false;
+        throw error;
+      },
+    );
+    if (made) return { writable: true };
+    if (!(await stat(dir)).isDirectory()) return { writable: false, code: 'ENOTDIR' };
+    const probe = path.join(dir, `.dexi-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+    await writeFile(probe, '', { flag: 'wx' });
+    await unlink(probe);
+    return { writable: true };
+  } catch (error) {
+    return refused(error);
+  }
 }

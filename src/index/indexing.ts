@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { cacheDir, ensureCacheDir, ensureTeammateCacheDir, teammateCacheDir } from '../files/dexi-dir.js';
+import { ensureIgnoredDir, ensureTeammateCacheDir, teammateCacheDir } from '../files/dexi-dir.js';
 import { toSearchText } from '../vault/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
@@ -52,17 +52,18 @@ export class Indexing {
   ) {
     if (options.semantic) {
       this.semantic = new SemanticIndexer({
-        cacheDir: path.join(cacheDir(own.root), 'vectors'),
+        cacheDir: path.join(own.cacheDir, 'vectors'),
         embedder: options.semantic.embedder,
         workers: options.semantic.workers,
         log: options.log,
       });
     }
     const saved = (folder: string, makeFolder: () => Promise<string>): SavedIndex => ({ folder, makeFolder, dirty: false, changes: 0, timer: undefined });
-    this.saved.set(own, saved(cacheDir(own.root), () => ensureCacheDir(own.root)));
+    // Every cache goes in the person's vault's cache folder (`Vault.cacheDir`): its .dexi/cache/, or outside a vault that cannot be written.
+    this.saved.set(own, saved(own.cacheDir, () => ensureIgnoredDir(own.cacheDir, '*\n', { private: true })));
     for (const vault of teammates) {
       const owner = vault.owner ?? vault.root;
-      this.saved.set(vault, saved(teammateCacheDir(own.root, owner), () => ensureTeammateCacheDir(own.root, owner)));
+      this.saved.set(vault, saved(teammateCacheDir(own.cacheDir, owner), () => ensureTeammateCacheDir(own.cacheDir, owner)));
     }
   }
 

@@ -1,6 +1,6 @@
 import { createPolicy, type AccessPolicy } from '../access/policy.js';
 import { VaultView } from '../access/view.js';
-import { ensureCacheDir, teammateCacheDir } from '../files/dexi-dir.js';
+import { ensureIgnoredDir, teammateCacheDir } from '../files/dexi-dir.js';
 import type { FullTextIndex } from '../index/fulltext.js';
 import { Indexing } from '../index/indexing.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
@@ -25,8 +25,19 @@ export interface RuntimeOptions {
   saveDelayMs?: number;
   /** Semantic search: which model, on how many worker threads. Off when absent. */
   semantic?: { embedder: EmbedderSpec; workers: number };
+  /**
+   * The vault folder cannot be written (the CLI tried): every connection may
+   * only read, and nothing is written into the vault, not even `.dexi/`.
+   */
+  readOnly?: boolean;
+  /** Where the vault's caches go (default its `.dexi/cache/`); the CLI gives one outside a vault that cannot be written. */
+  cacheDir?: string;
 }
 
+/** A vault that cannot be written is served read-only to every connection, whatever its token or flags allow. */
+function readOnlyPolicy(policy: AccessPolicy): AccessPolicy {
+  return { ...policy, scopes: new Set([...policy.scopes].filter((scope) => scope !== 'notes:write')) };
+}
 
 /**
  * Everything one served vault needs, shared by all its connections: the
@@ -59,9 +70,15 @@ export class Runtime {
   }
 
   static async open(options: RuntimeOptions): Promise<Runtime> {
-    const own = await Vault.open({ root: options.vaultDir, clock: options.clock, log: options.log });
+    const own = await Vault.open({
+      root: options.vaultDir,
+      clock: options.clock,
+      log: options.log,
+      ...(options.readOnly === true ? { readOnly: true } : {}),
+      ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
+    });
     // Teammates' git dates are cached in ours: its cache folder must ignore itself in git first.
-    if (options.shared.length > 0) await ensureCacheDir(own.root);
+    if (options.shared.length > 0) await ensureIgnoredDir(own.cacheDir, '*\n', { private: true });
     const teammates = await Promise.all(
       options.shared.map(({ owner, dir }) =>
         Vault.open({
@@ -70,7 +87,7 @@ export class Runtime {
           log: options.log,
           readOnly: true,
           owner,
-          gitCacheDir: teammateCacheDir(options.vaultDir, owner),
+          gitCacheDir: teammateCacheDir(own.cacheDir, owner),
         }),
       ),
     );
@@ -107,7 +124,7 @@ export class Runtime {
       this.options.log(`Mounted ${vault.owner}'s vault ${vault.root} read-only: ${shared} shared notes.`);
     }
     // Old versions go at start, once the notes are read; nothing else waits for it.
-    void this.activity.prune();
+    if (!this.own.readOnly) void this.activity.prune();
     await this.indexing.afterFirstRead();
   }
 
@@ -151,7 +168,7 @@ export class Runtime {
    */
   context(policy: AccessPolicy = createPolicy(), by = 'stdio'): ToolContext {
     return {
-      view: new VaultView(this.own, this.teammates, policy, { fulltext: this.indexing.fulltext, semantic: this.indexing.semantic }, { log: this.activity, by }),
+      view: new VaultView(this.own, this.teammates, this.own.readOnly ? readOnlyPolicy(policy) : policy, { fulltext: this.indexing.fulltext, semantic: this.indexing.semantic }, { log: this.activity, by }),
       settings: this.options.settings,
       clock: this.options.clock,
     };

@@ -21,7 +21,7 @@ export class GitDates {
     private readonly catalog: Catalog,
     private readonly options: {
       log: (line: string) => void;
-      /** Where the history is cached (default the vault's `.dexi/cache/`, made to ignore itself first). */
+      /** Where the history is cached (default the vault's `.dexi/cache/`, made to ignore itself first; a given folder is made as it is). */
       cacheDir?: string | undefined;
       /** Notes' dates changed without their files changing. */
       onDates: () => void;

@@ -73,10 +73,21 @@ async function locateRepository(gitBinary: string, vaultRoot: string, log: (line
   if (run.code !== 0 || inside !== 'true' || head === undefined || !/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(head)) {
     // Exit 1 in a work tree is a repository without commits, and not a repository is 128: both simply have no history.
     // git's refusal of a repository owned by someone else names the setting that allows it: worth telling.
-    if (run.stderr.includes('safe.directory')) log(`Git history skipped: ${run.stderr.split('\n')[0]}`);
+    if (run.stderr.includes('safe.directory')) log(safeDirectorySentence(run.stderr));
     return { kind: 'none' };
   }
   return { kind: 'repository', repository: { head, prefix: prefix ?? '', objectFormat: head.length === 64 ? 'sha256' : 'sha1' } };
+}
+
+/**
+ * git's refusal of a repository that belongs to another user (a colleague's
+ * folder, a mounted snapshot), in a sentence: dates then come from the
+ * files, and git's own command that would allow it is passed on, not run
+ * (the check keeps a stranger's repository config from running programs).
+ */
+export function safeDirectorySentence(stderr: string): string {
+  const allow = /git config --global --add safe\.directory \S.*/.exec(stderr)?.[0]?.trim();
+  return `Git history skipped: git does not read a repository that belongs to another user, so dates come from the files' times${allow === undefined ? '' : `; if you trust it, "${allow}" lets it be read`}.`;
 }
 
 interface CacheFile {

@@ -2,7 +2,7 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { removeLeftoverTemps } from '../files/atomic.js';
-import { cacheDir, sharedCacheDir, tempDir } from '../files/dexi-dir.js';
+import { sharedCacheDir, tempDir } from '../files/dexi-dir.js';
 import type { Catalog } from './catalog.js';
 import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
@@ -34,8 +34,10 @@ export interface LoaderParts {
   ingest: Ingest;
   lock: KeyedLock;
   log: (line: string) => void;
-  /** A teammate's vault: not even leftovers are removed from it. */
+  /** A vault never written: not even leftovers are removed from it. */
   readOnly: boolean;
+  /** The person's vault's cache folder, cleared of leftovers even when the vault is read-only (it is outside it then); undefined for a teammate's. */
+  cacheDir?: string | undefined;
   parseWorkerMinNotes?: number | undefined;
   progress: LoadProgress;
   stopped(): boolean;
@@ -64,7 +66,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
   Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
   // The folders are listed while the cache loads: the two share the wait for the disk.
   const [scan, previous] = await Promise.all([scanOffThread(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size)), cached]);
-  if (!parts.readOnly) await removeLeftovers(parts, scan.leftovers);
+  await removeLeftovers(parts, scan.leftovers);
   for (const folder of scan.folders) catalog.addFolder(folder);
   const before = new Map(previous.map((record) => [record.path, record]));
   const present = new Set(scan.files.map((file) => file.path));
@@ -113,13 +115,15 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
  * notes left 70–108 MB each.
  */
 async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]): Promise<void> {
-  const shared = sharedCacheDir(parts.root);
+  if (parts.cacheDir === undefined) return;
+  const shared = sharedCacheDir(parts.cacheDir);
   const teammates = await readdir(shared, { withFileTypes: true }).catch(() => []);
-  const dirs = [tempDir(parts.root), cacheDir(parts.root), ...teammates.filter((entry) => entry.isDirectory()).map((entry) => path.join(shared, entry.name))];
+  const dirs = [parts.cacheDir, ...teammates.filter((entry) => entry.isDirectory()).map((entry) => path.join(shared, entry.name))];
+  if (!parts.readOnly) dirs.unshift(tempDir(parts.root));
   let removed = 0;
   for (const dir of dirs) removed += await removeLeftoverTemps(dir);
   let beside = 0;
-  for (const vaultPath of oldStyle) {
+  for (const vaultPath of parts.readOnly ? [] : oldStyle) {
     const abs = parts.files.absolute(vaultPath);
     // A minute old at least: an older server on this vault could be writing it right now.
     const info = await lstat(abs).catch(() => undefined);

@@ -4,6 +4,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WriteJournal } from './activity.js';
 import { Catalog } from './catalog.js';
+import { cacheDir } from '../files/dexi-dir.js';
 import { numberedName } from '../files/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
 import { assertFileWritable, deleteNoteFile, type AdmitAttachment, type Deleted } from './delete.js';
@@ -33,7 +34,7 @@ export interface VaultOptions {
   root: string;
   clock: Clock;
   log: Logger;
-  /** A teammate's vault: never written. */
+  /** Never written: a teammate's vault (with `owner`), or the person's own when its folder cannot be written. */
   readOnly?: boolean;
   /** Names a read-only teammate vault's owner, and namespaces its path ids. */
   owner?: string;
@@ -41,10 +42,12 @@ export interface VaultOptions {
   parseWorkerMinNotes?: number;
   /**
    * Dates from git history where the vault is in a git work tree (default
-   * true), cached in `gitCacheDir` (default the vault's `.dexi/cache/`).
+   * true), cached in `gitCacheDir` (default `cacheDir`).
    */
   git?: boolean;
   gitCacheDir?: string;
+  /** Where this vault's disposable caches go (default its `.dexi/cache/`; outside it for a vault that cannot be written). */
+  cacheDir?: string;
   /** Test seams; see VaultTestHooks. Never set by the server. */
   hooks?: VaultTestHooks;
 }
@@ -124,7 +127,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       { note: (record, body, plain) => this.emit('note', record, body, plain), removed: (record) => this.emit('removed', record) },
       (vaultPath) => void this.refresh(vaultPath).catch((error: Error) => options.log(`Reading ${vaultPath} again: ${error.message}`)),
     );
-    this.gitDates = new GitDates(root, this.catalog, { log: options.log, cacheDir: options.gitCacheDir, onDates: () => this.emit('dates') });
+    this.gitDates = new GitDates(root, this.catalog, { log: options.log, cacheDir: options.gitCacheDir ?? options.cacheDir, onDates: () => this.emit('dates') });
   }
 
   /** Check the folder and resolve its real path; reading the notes is `load`. */
@@ -145,6 +148,19 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   get readOnly(): boolean {
     return this.options.readOnly === true;
+  }
+
+  /** The folder of this vault's disposable caches (records, full-text index, git dates, vectors). */
+  get cacheDir(): string {
+    return this.options.cacheDir ?? cacheDir(this.root);
+  }
+
+  /** Why nothing of this vault may be changed: a teammate's, or one whose folder cannot be written. */
+  private readOnlyError(what: 'changed' | 'moved' | 'deleted' | 'created'): ReadOnlyNoteError {
+    if (this.owner !== undefined) {
+      return new ReadOnlyNoteError(what === 'created' ? "A teammate's shared vault cannot be written." : `This is a teammate's shared note; it can be read but not ${what}.`);
+    }
+    return new ReadOnlyNoteError(`The vault folder cannot be written, so the server serves it read-only: nothing can be ${what} in it.`);
   }
 
   get owner(): string | undefined {
@@ -276,6 +292,8 @@ export class Vault extends EventEmitter<VaultEvents> {
       lock: this.lock,
       log: this.options.log,
       readOnly: this.readOnly,
+      // A read-only vault's caches are cleaned only where they are kept outside it.
+      cacheDir: this.readOnly ? (this.owner === undefined ? this.options.cacheDir : undefined) : this.cacheDir,
       parseWorkerMinNotes: this.options.parseWorkerMinNotes,
       progress: this.loadProgress,
       stopped: () => this.stopped,
@@ -405,7 +423,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   private assertWritable(record: NoteRecord): void {
-    if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not changed.");
+    if (this.readOnly) throw this.readOnlyError('changed');
     if (record.broken) {
       throw new ReadOnlyNoteError(
         `The server leaves ${record.path} alone because its frontmatter is not valid YAML (or the file is not UTF-8); fix it in an editor first.`,
@@ -547,7 +565,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * unparsable note; `admit` as for edits.
    */
   async move(id: string, folder: string | null, admit?: Admit, journal?: WriteJournal): Promise<NoteWithBody> {
-    if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not moved.");
+    if (this.readOnly) throw this.readOnlyError('moved');
     const moved = await this.withCurrent(id, (record) => {
       this.assertWritable(record);
       return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal));
@@ -654,7 +672,7 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   /** Create a note in `folder` (vault-relative, created if needed) or at the root. */
   create(request: CreateRequest): Promise<NoteWithBody> {
-    if (this.readOnly) return Promise.reject(new ReadOnlyNoteError("A teammate's shared vault cannot be written."));
+    if (this.readOnly) return Promise.reject(this.readOnlyError('created'));
     return createNote({ root: this.root, catalog: this.catalog, files: this.files, ingest: this.ingester, lock: this.lock, clock: this.options.clock }, request);
   }
 
@@ -668,7 +686,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     return this.withCurrent(
       id,
       (record) => {
-        if (this.readOnly) throw new ReadOnlyNoteError("This is a teammate's shared note; it can be read but not deleted.");
+        if (this.readOnly) throw this.readOnlyError('deleted');
         return this.lock.run(record.path, async () => {
           const deleted = await deleteNoteFile(
             { root: this.root, catalog: this.catalog, files: this.files, log: this.options.log, journal },

@@ -104,7 +104,7 @@ describe('dexi-vault activity and undo after an assistant\'s replace', () => {
       [['undo', 'Nowhere.md', '--vault', vault], 1, /^dexi-vault: No change by the assistant to Nowhere\.md is on record/],
       [['activity', '--since', 'soon', '--vault', vault], 2, /^dexi-vault: --since takes a span such as 30m/],
       [['activity', '--since', '2026-02-31', '--vault', vault], 2, /^dexi-vault: --since takes a span .*"2026-02-31" is not a date\./],
-      [['activity', '--vault', path.join(vault, 'missing')], 1, /^dexi-vault: The vault .* cannot be opened: it does not exist\.$/m],
+      [['activity', '--vault', path.join(vault, 'missing')], 1, /^dexi-vault: The vault folder .* does not exist; give the vault with --vault DIR \(or \$DEXI_VAULT\)\.$/m],
     ];
     for (const [args, code, message] of cases) {
       const result = await runCli(args, { env: env() });

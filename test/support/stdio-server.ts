@@ -34,11 +34,22 @@ export interface StdioServerOptions {
   cwd: string;
   clientName: string;
   initializeTimeoutMs?: number;
+  /** A program that runs this Node with ARGS, e.g. setpriv dropping root's privileges; default: this Node directly. */
+  launcher?: readonly string[];
+  /** The server's whole environment; default the SDK's few safe variables (HOME, PATH, …). */
+  env?: Record<string, string>;
 }
 
 /** Spawn `node ARGS…` and connect; throws (with the server's stderr) when it does not answer initialize. */
 export async function startStdioServer(options: StdioServerOptions): Promise<StdioServer> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...options.args], cwd: options.cwd, stderr: 'pipe' });
+  const [program, ...before] = options.launcher ?? [];
+  const transport = new StdioClientTransport({
+    command: program ?? process.execPath,
+    args: program === undefined ? [...options.args] : [...before, process.execPath, ...options.args],
+    cwd: options.cwd,
+    stderr: 'pipe',
+    ...(options.env ? { env: options.env } : {}),
+  });
   let log = '';
   const waiters = new Set<() => void>();
   // Drained from the start (the stream is there before start()), so no early
