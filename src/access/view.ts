@@ -2,7 +2,7 @@ import { indexedNote, type FullTextHit, type FullTextIndex, type PhraseLookup } 
 import { holdsPhrase, onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverage } from '../index/query-syntax.js';
 import { phraseTerms } from '../index/terms.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { resolveName } from '../files/names.js';
+import { foldName, resolveName } from '../files/names.js';
 import { DexiError, FolderNotFoundError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import { extractTags, toSearchText } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
@@ -459,7 +459,7 @@ export class VaultView {
    * lie inside it, else it is "Folder not found", as a folder outside is
    * everywhere else.
    */
-  move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
+  async move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
     this.writable(id);
     const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
     let folder: string | null;
@@ -470,7 +470,13 @@ export class VaultView {
       folder = resolveName(trimmed, visible) ?? trimmed;
     }
     if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
-    return this.own.move(id, folder, this.admitOwn, this.journal(tool));
+    const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
+    const moved = await this.own.move(id, folder, this.admitOwn, this.journal(tool), seen);
+    // A folder this connection cannot see, named in another case, is used as it is spelt on disk (no look-alike
+    // is made beside it); the answer names it as the connection did, as it would had the folder not been there.
+    const landed = moved.record.folder;
+    if (folder === null || landed === folder || landed === null || foldName(landed) !== foldName(folder)) return moved;
+    return { ...moved, record: { ...moved.record, folder } };
   }
 
   /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */
