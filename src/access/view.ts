@@ -31,6 +31,21 @@ export function withBoundaryTag(body: string, tag: string | undefined): string {
   throw new InvalidInputError(`This connection is limited to the tag ${tag}, and the text would hide it (it leaves a block open); put ${tag} where it counts as a tag.`);
 }
 
+/**
+ * The folder a move answers with: each folder of `landed` (where the note
+ * went, spelt as on disk) that the connection saw before the move as it is,
+ * each other one as the connection named it (`asked`, which folds alike
+ * segment by segment). A folder it could not see, named in another case, is
+ * moved into as it is spelt on disk (no look-alike is made beside it), and
+ * the answer is the one it would be had that folder not been there. Pure.
+ */
+export function shownFolder(asked: string, landed: string, visible: ReadonlySet<string>): string {
+  const wanted = asked.split('/');
+  const spelt = landed.split('/');
+  if (wanted.length !== spelt.length || foldName(asked) !== foldName(landed)) return landed;
+  return spelt.map((segment, i) => (visible.has(spelt.slice(0, i + 1).join('/')) ? segment : (wanted[i] as string))).join('/');
+}
+
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
 const READY_WAIT_MS = 2000;
 
@@ -462,21 +477,16 @@ export class VaultView {
   async move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
     this.writable(id);
     const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
-    let folder: string | null;
-    if (trimmed.toLowerCase() === 'unfiled') folder = null;
-    else {
-      // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
-      const visible = [...this.folderCounts().folders.keys()];
-      folder = resolveName(trimmed, visible) ?? trimmed;
-    }
+    let folder: string | null = null;
+    // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
+    const visible = new Set(this.folderCounts().folders.keys());
+    if (trimmed.toLowerCase() !== 'unfiled') folder = resolveName(trimmed, visible) ?? trimmed;
     if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
     const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
     const moved = await this.own.move(id, folder, this.admitOwn, this.journal(tool), seen);
-    // A folder this connection cannot see, named in another case, is used as it is spelt on disk (no look-alike
-    // is made beside it); the answer names it as the connection did, as it would had the folder not been there.
     const landed = moved.record.folder;
-    if (folder === null || landed === folder || landed === null || foldName(landed) !== foldName(folder)) return moved;
-    return { ...moved, record: { ...moved.record, folder } };
+    if (folder === null || landed === null || landed === folder) return moved;
+    return { ...moved, record: { ...moved.record, folder: shownFolder(folder, landed, visible) } };
   }
 
   /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */

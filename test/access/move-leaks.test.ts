@@ -143,3 +143,13 @@ describe('finding 7: move_note refuses folder names a title would have made safe
     expect(await readdir(path.join(h.dir, 'Work'))).toEqual(['plan.md']);
   });
 });
+
+describe('a folder named in another case', () => {
+  it('is the existing one, shown as the connection sees it, with the new part as named', async () => {
+    const h = await serve({ 'Work/plan.md': '---\nid: 00000000-0000-4000-8000-000000000001\n---\nThe plan.\n' }, {});
+    const moved = await h.ok<Note>('move_note', { note_id: '00000000-0000-4000-8000-000000000001', folder: 'work/New Part' });
+    expect(moved.folder).toBe('Work/New Part');
+    expect(await readdir(h.dir)).not.toContain('work');
+    expect(await readdir(path.join(h.dir, 'Work/New Part'))).toEqual(['plan.md']);
+  });
+});
