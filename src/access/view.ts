@@ -34,7 +34,7 @@ export function withBoundaryTag(body: string, tag: string | undefined): string {
 /**
  * The folder a move answers with: each folder of `landed` (where the note
  * went, spelt as on disk) that the connection saw before the move as it is,
- * each other one as the connection named it (`asked`, which folds alike
+ * (or a folder below it), each other one as the connection named it (`asked`, which folds alike
  * segment by segment). A folder it could not see, named in another case, is
  * moved into as it is spelt on disk (no look-alike is made beside it), and
  * the answer is the one it would be had that folder not been there. Pure.
@@ -43,7 +43,8 @@ export function shownFolder(asked: string, landed: string, visible: ReadonlySet<
   const wanted = asked.split('/');
   const spelt = landed.split('/');
   if (wanted.length !== spelt.length || foldName(asked) !== foldName(landed)) return landed;
-  return spelt.map((segment, i) => (visible.has(spelt.slice(0, i + 1).join('/')) ? segment : (wanted[i] as string))).join('/');
+  const seen = (folder: string): boolean => visible.has(folder) || [...visible].some((other) => other.startsWith(`${folder}/`));
+  return spelt.map((segment, i) => (seen(spelt.slice(0, i + 1).join('/')) ? segment : (wanted[i] as string))).join('/');
 }
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */

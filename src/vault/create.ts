@@ -170,7 +170,8 @@ async function spelledOnDisk(root: string, folder: string): Promise<string> {
     if (!missing) {
       try {
         const entries = await readdir(path.join(root, ...spelt), { withFileTypes: true });
-        names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+        // A link too: moving into it is then refused as for its own spelling, never made beside it.
+        names = entries.filter((entry) => entry.isDirectory() || entry.isSymbolicLink()).map((entry) => entry.name);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;

@@ -560,7 +560,14 @@ export class Vault extends EventEmitter<VaultEvents> {
       return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal, visible));
     });
     // The title the file name gave it, kept where the name had to be numbered (` 2`): a move never renames a note.
-    if (moved.title !== undefined) await this.edit(id, (content) => withFrontmatterKeys(content, { title: moved.title }), undefined, journal);
+    if (moved.title !== undefined) {
+      try {
+        await this.edit(id, (content) => withFrontmatterKeys(content, { title: moved.title }), undefined, journal);
+      } catch (error) {
+        if (!(error instanceof DexiError)) throw error;
+        this.options.log(`The title of the moved note ${id} could not be kept in its frontmatter: ${error.message}`);
+      }
+    }
     if (moved.before) await this.repairLinks(moved.before, journal?.forLinks());
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { shownFolder } from '../../src/access/view.js';
 import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
 
 /**
@@ -151,5 +152,16 @@ describe('a folder named in another case', () => {
     expect(moved.folder).toBe('Work/New Part');
     expect(await readdir(h.dir)).not.toContain('work');
     expect(await readdir(path.join(h.dir, 'Work/New Part'))).toEqual(['plan.md']);
+  });
+});
+
+describe('shownFolder', () => {
+  it('names what the connection saw as it is spelt, and the rest as it was named', () => {
+    const visible = new Set(['Work/Sub', 'Home']);
+    expect(shownFolder('private/x', 'Private/x', visible)).toBe('private/x');
+    expect(shownFolder('work/new', 'Work/new', visible)).toBe('Work/new');
+    expect(shownFolder('work/sub/new', 'Work/Sub/new', visible)).toBe('Work/Sub/new');
+    expect(shownFolder('home/private', 'Home/Private', visible)).toBe('Home/private');
+    expect(shownFolder('Other', 'Elsewhere', visible)).toBe('Elsewhere');
   });
 });
