@@ -2,7 +2,7 @@ import { indexedNote, type FullTextHit, type FullTextIndex, type PhraseLookup } 
 import { holdsPhrase, onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverage } from '../index/query-syntax.js';
 import { phraseTerms } from '../index/terms.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { resolveName } from '../files/names.js';
+import { foldName, resolveName } from '../files/names.js';
 import { DexiError, FolderNotFoundError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import { extractTags, toSearchText } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
@@ -29,6 +29,22 @@ export function withBoundaryTag(body: string, tag: string | undefined): string {
   const prepended = `${tag}\n\n${body}`;
   if (counts(prepended)) return prepended;
   throw new InvalidInputError(`This connection is limited to the tag ${tag}, and the text would hide it (it leaves a block open); put ${tag} where it counts as a tag.`);
+}
+
+/**
+ * The folder a move answers with: each folder of `landed` (where the note
+ * went, spelt as on disk) that the connection saw before the move as it is,
+ * (or a folder below it), each other one as the connection named it (`asked`, which folds alike
+ * segment by segment). A folder it could not see, named in another case, is
+ * moved into as it is spelt on disk (no look-alike is made beside it), and
+ * the answer is the one it would be had that folder not been there. Pure.
+ */
+export function shownFolder(asked: string, landed: string, visible: ReadonlySet<string>): string {
+  const wanted = asked.split('/');
+  const spelt = landed.split('/');
+  if (wanted.length !== spelt.length || foldName(asked) !== foldName(landed)) return landed;
+  const seen = (folder: string): boolean => visible.has(folder) || [...visible].some((other) => other.startsWith(`${folder}/`));
+  return spelt.map((segment, i) => (seen(spelt.slice(0, i + 1).join('/')) ? segment : (wanted[i] as string))).join('/');
 }
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
@@ -459,18 +475,19 @@ export class VaultView {
    * lie inside it, else it is "Folder not found", as a folder outside is
    * everywhere else.
    */
-  move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
+  async move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
     this.writable(id);
     const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
-    let folder: string | null;
-    if (trimmed.toLowerCase() === 'unfiled') folder = null;
-    else {
-      // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
-      const visible = [...this.folderCounts().folders.keys()];
-      folder = resolveName(trimmed, visible) ?? trimmed;
-    }
+    let folder: string | null = null;
+    // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
+    const visible = new Set(this.folderCounts().folders.keys());
+    if (trimmed.toLowerCase() !== 'unfiled') folder = resolveName(trimmed, visible) ?? trimmed;
     if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
-    return this.own.move(id, folder, this.admitOwn, this.journal(tool));
+    const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
+    const moved = await this.own.move(id, folder, this.admitOwn, this.journal(tool), seen);
+    const landed = moved.record.folder;
+    if (folder === null || landed === null || landed === folder) return moved;
+    return { ...moved, record: { ...moved.record, folder: shownFolder(folder, landed, visible) } };
   }
 
   /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */

@@ -1,3 +1,4 @@
+import { printable } from '../files/filenames.js';
 import type { ActivityRecord } from '../vault/activity.js';
 import { formatLocal, parseIso } from '../vault/time.js';
 import { recordedCalls } from '../vault/undo.js';
@@ -28,7 +29,12 @@ export function localTimestamp(iso: string): string {
   return formatLocal(new Date(iso), 'second');
 }
 
+/** A recorded write as one line; paths as `printable` shows them (a name cannot reorder or hide what is printed around it). */
 function change(entry: ActivityRecord): string {
+  return printable(rawChange(entry));
+}
+
+function rawChange(entry: ActivityRecord): string {
   switch (entry.action) {
     case 'created':
       return `created ${entry.path}`;
@@ -52,7 +58,7 @@ export function activityRows(entries: readonly ActivityRecord[], since: Date | u
   for (const entry of entries) {
     if (since !== undefined && new Date(entry.time).getTime() < since.getTime()) continue;
     const marks = [undone.has(entry.call) ? '(undone)' : '', entry.undoes !== undefined ? '(an undo)' : ''].filter(Boolean).join(' ');
-    rows.push([localTimestamp(entry.time), entry.tool, entry.by, `${change(entry)}${marks ? ` ${marks}` : ''}`]);
+    rows.push([localTimestamp(entry.time), printable(entry.tool), printable(entry.by), `${change(entry)}${marks ? ` ${marks}` : ''}`]);
   }
   return rows;
 }

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { folderNameProblem, printable } from '../files/filenames.js';
 import { folderPathProblem } from '../files/paths.js';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
 import { TokenError, validateTokenName } from '../access/tokens.js';
@@ -249,8 +250,8 @@ function folderOption(value: string | boolean | undefined): string | undefined {
   const folder = String(value).trim().replace(/\/+$/g, '');
   if (folder === '') throw usage('--folder needs a folder of the vault, such as Reading/Web.');
   // Checked once here, rather than refused again for every item imported into it.
-  const problem = folderPathProblem(folder);
-  if (problem) throw usage(`--folder takes a folder of the vault, such as Reading/Web; "${folder}" cannot be one: ${problem}.`);
+  const problem = folderPathProblem(folder) ?? folderNameProblem(folder);
+  if (problem) throw usage(`--folder takes a folder of the vault, such as Reading/Web; "${printable(folder)}" cannot be one: ${problem}.`);
   return folder;
 }
 

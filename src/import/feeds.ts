@@ -3,7 +3,7 @@ import path from 'node:path';
 import { replaceFileAtomic } from '../files/atomic.js';
 import { dexiDir } from '../files/dexi-dir.js';
 import { withFileLock } from '../files/file-lock.js';
-import { fileNameForTitle } from '../files/filenames.js';
+import { fileNameForTitle, folderNameProblem, printable } from '../files/filenames.js';
 import { folderPathProblem } from '../files/paths.js';
 import { decodeFeedBytes, FeedError, parseFeedDocument, type FeedArticle, type ParsedFeed } from './feed.js';
 import { fetchLimited, FetchError, type FetchResult } from './fetch.js';
@@ -153,8 +153,8 @@ function failure(error: unknown): string | undefined {
 export async function addFeed(run: ImportRun, given: string, folder: string | undefined, report: ImportReport, now: Date): Promise<Subscription> {
   const url = feedUrl(given);
   if (folder !== undefined) {
-    const problem = folderPathProblem(folder);
-    if (problem) throw new FeedsError(`Cannot put the feed's articles in "${folder}": ${problem}.`);
+    const problem = folderPathProblem(folder) ?? folderNameProblem(folder);
+    if (problem) throw new FeedsError(`Cannot put the feed's articles in "${printable(folder)}": ${problem}.`);
   }
   const known = (await readSubscriptions(run.root)).find((feed) => feed.url === url);
   if (known) throw new FeedsError(`You already follow ${url} ("${known.name}", into ${known.folder}/); "dexi-vault feeds pull" brings its new articles.`);

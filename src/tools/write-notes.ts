@@ -92,7 +92,7 @@ export const moveNoteTool = defineTool({
   title: 'Move a note to a folder',
   description:
     'File a note into a folder (a name as list_folders gives it, in any case, or "unfiled" for the top level); a folder that does not exist yet is created. ' +
-    'The note keeps its id, its text and its file name (with " 2" added if that name is taken there), and links to it from other notes keep working: ' +
+    'The note keeps its id, its title, its text and its file name (with " 2" added if that name is taken there; the title is then kept in its frontmatter), and links to it from other notes keep working: ' +
     'links written with its old folder are rewritten to the new one, as Obsidian does. Use it to organise notes ("file these under Projects"); ask the person before moving notes they did not name. ' +
     'Returns the moved note in full. Errors: "Note not found"; "Folder not found: X" for a folder outside what this connection may use; ' +
     'a plain refusal for a teammate\'s shared note, a read-only note, or a note whose frontmatter the server cannot parse.',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, realpath, unlink } from 'node:fs/promises';
+import { mkdir, readdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { fileNameForTitle, numberedName } from '../files/filenames.js';
+import { fileNameForTitle, folderNameProblem, numberedName, printable } from '../files/filenames.js';
+import { resolveName } from '../files/names.js';
 import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
 import type { WriteJournal } from './activity.js';
@@ -64,9 +65,9 @@ export function createNote(
     if (request.noteCap !== undefined && request.noteCap !== null && catalog.size >= request.noteCap) {
       throw new NoteCapError(request.noteCap);
     }
-    const folder = request.folder ?? null;
-    const made = folder === null ? { dir: parts.root } : await ensureNoteFolder(parts.root, files, folder, 'create a note in');
-    const realDir = made.dir;
+    const made: { dir: string; folder: string | null; made?: string } =
+      request.folder === undefined || request.folder === null ? { dir: parts.root, folder: null } : await ensureNoteFolder(parts.root, files, request.folder, 'create a note in');
+    const { folder, dir: realDir } = made;
 
     const name = fileNameForTitle(request.title);
     const now = formatIso(clock.now());
@@ -128,10 +129,14 @@ export function createNote(
  * anywhere along it (links are never followed, so a note written through
  * one would be invisible at best and outside the vault at worst).
  */
-export async function ensureNoteFolder(root: string, files: NoteFiles, folder: string, doing: string): Promise<{ dir: string; made?: string }> {
-  const problem = folderPathProblem(folder);
-  if (problem) throw new InvalidInputError(`Cannot ${doing} the folder "${folder}": ${problem}.`);
-  const linked = new InvalidInputError(`Cannot ${doing} the folder "${folder}": it is reached through a symbolic link, and the server does not follow links.`);
+export async function ensureNoteFolder(root: string, files: NoteFiles, asked: string, doing: string): Promise<{ dir: string; folder: string; made?: string }> {
+  const shown = printable(asked);
+  const problem = folderPathProblem(asked) ?? folderNameProblem(asked);
+  if (problem) throw new InvalidInputError(`Cannot ${doing} the folder "${shown}": ${problem}.`);
+  const folder = await spelledOnDisk(root, asked);
+  const hidden = folderPathProblem(folder);
+  if (hidden) throw new InvalidInputError(`Cannot ${doing} the folder "${shown}": ${hidden}.`);
+  const linked = new InvalidInputError(`Cannot ${doing} the folder "${shown}": it is reached through a symbolic link, and the server does not follow links.`);
   let dirAbs: string;
   try {
     dirAbs = await resolveInside(root, folder);
@@ -147,5 +152,34 @@ export async function ensureNoteFolder(root: string, files: NoteFiles, folder: s
   // And after: a link that raced in while the folders were made.
   const realDir = await realpath(dirAbs);
   if (!isWithin(root, realDir) || (await inLinkedFolder(root, path.join(dirAbs, 'x.md')))) throw linked;
-  return first === undefined ? { dir: dirAbs } : { dir: dirAbs, made: path.relative(root, first).split(path.sep).join('/') };
+  return first === undefined ? { dir: dirAbs, folder } : { dir: dirAbs, folder, made: path.relative(root, first).split(path.sep).join('/') };
+}
+
+/**
+ * `folder` with each of its folders that exists in another case spelt as on
+ * disk (`resolveName`: the one spelt exactly so, else the only one that
+ * folds alike; none of several look-alikes), so that no look-alike of an
+ * existing folder is made beside it, whether the catalog has seen that
+ * folder or not (an empty one, one made a moment ago). The rest as given.
+ */
+async function spelledOnDisk(root: string, folder: string): Promise<string> {
+  const spelt: string[] = [];
+  let missing = false;
+  for (const segment of folder.split('/')) {
+    let names: string[] = [];
+    if (!missing) {
+      try {
+        const entries = await readdir(path.join(root, ...spelt), { withFileTypes: true });
+        // A link too: moving into it is then refused as for its own spelling, never made beside it.
+        names = entries.filter((entry) => entry.isDirectory() || entry.isSymbolicLink()).map((entry) => entry.name);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      }
+    }
+    const name = resolveName(segment, names);
+    missing ||= name === undefined;
+    spelt.push(name ?? segment);
+  }
+  return spelt.join('/');
 }

@@ -75,10 +75,12 @@ export type { AdmitAttachment, Deleted } from './delete.js';
 
 /**
  * What the links a move may change named before it: by linking note's id,
- * then link path, the id of the note the link resolved to (links that named
- * nothing are left out: a move cannot break them).
+ * the link path → the id of the note the link resolved to (links that named
+ * nothing are left out: a move cannot break them), and, for a note the
+ * moving connection sees, its view: those links were resolved among the
+ * notes it sees, and are repaired so.
  */
-type LinkMeanings = Map<string, Map<string, string>>;
+type LinkMeanings = Map<string, { links: Map<string, string>; visible?: Visible }>;
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -561,15 +563,29 @@ export class Vault extends EventEmitter<VaultEvents> {
    * in the vault that named it, or that the move would make name another
    * note, is rewritten to name what it named before (`repairLinks`), in the
    * notes the connection sees or not. Its own links too, where its new place
-   * changes what they name. Refused, with nothing written, for a read-only or
-   * unparsable note; `admit` as for edits.
+   * changes what they name. With `visible` (the moving connection's view),
+   * the links of the notes it sees (the moved one's own among them) mean
+   * what they mean among those notes only, before and after: a link whose
+   * target it cannot see is as an unresolved one, never rewritten to name
+   * it. A numbered file name keeps the note's title: the title is then
+   * written into its frontmatter. Refused, with nothing written, for a
+   * read-only or unparsable note; `admit` as for edits.
    */
-  async move(id: string, folder: string | null, admit?: Admit, journal?: WriteJournal): Promise<NoteWithBody> {
+  async move(id: string, folder: string | null, admit?: Admit, journal?: WriteJournal, visible?: Visible): Promise<NoteWithBody> {
     if (this.readOnly) throw this.readOnlyError('moved');
     const moved = await this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal));
+      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal, visible));
     });
+    // The title the file name gave it, kept where the name had to be numbered (` 2`): a move never renames a note.
+    if (moved.title !== undefined) {
+      try {
+        await this.edit(id, (content) => withFrontmatterKeys(content, { title: moved.title }), undefined, journal);
+      } catch (error) {
+        if (!(error instanceof DexiError)) throw error;
+        this.options.log(`The title of the moved note ${id} could not be kept in its frontmatter: ${error.message}`);
+      }
+    }
     if (moved.before) await this.repairLinks(moved.before, journal?.forLinks());
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
@@ -581,7 +597,8 @@ export class Vault extends EventEmitter<VaultEvents> {
     folder: string | null,
     admit: Admit | undefined,
     journal: WriteJournal | undefined,
-  ): Promise<Step<{ before?: LinkMeanings }>> {
+    visible: Visible | undefined,
+  ): Promise<Step<{ before?: LinkMeanings; title?: string }>> {
     const file = await this.files.openQuiet(record.path);
     if (!file) return 'missing';
     let closed = false;
@@ -593,15 +610,19 @@ export class Vault extends EventEmitter<VaultEvents> {
       const current = await this.currentToWrite(id, record, file, admit, 'moved');
       if (current === 'retry') return 'retry';
       if (current.folder === folder) return {};
-      const made = folder === null ? undefined : (await ensureNoteFolder(this.root, this.files, folder, 'move the note into')).made;
+      const into = folder === null ? undefined : await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
+      const made = into?.made;
+      // An existing folder given in another case is the one moved into (no look-alike is made).
+      const spelt = into?.folder ?? null;
+      if (current.folder === spelt) return {};
       const name = current.path.slice(current.path.lastIndexOf('/') + 1);
       const base = name.slice(0, -'.md'.length);
       const extension = name.slice(base.length);
       for (let attempt = 1; attempt < 10_000; attempt++) {
         const fileName = `${numberedName(base, attempt)}${extension}`;
-        const toPath = folder === null ? fileName : `${folder}/${fileName}`;
+        const toPath = spelt === null ? fileName : `${spelt}/${fileName}`;
         if (this.catalog.pathTakenIgnoringCase(toPath)) continue;
-        const before = this.linkMeanings(current, toPath);
+        const before = this.linkMeanings(current, toPath, visible);
         const moved = await this.lock.run(toPath, async () => {
           await close();
           return this.files.move(current.path, toPath, file);
@@ -609,8 +630,8 @@ export class Vault extends EventEmitter<VaultEvents> {
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
         await journal?.record({ action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) });
-        this.placeWritten(id, toPath, file.content, moved);
-        return { before };
+        const placed = this.placeWritten(id, toPath, file.content, moved).record;
+        return placed.title === current.title ? { before } : { before, title: current.title };
       }
       throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
     } finally {
@@ -622,21 +643,25 @@ export class Vault extends EventEmitter<VaultEvents> {
    * What every link that a move of `note` to `toPath` may change names now:
    * the links with the key of its file name, old and new (they differ when
    * the name is numbered), in every note holding one, and all of its own
-   * links (which it takes along to another folder).
+   * links (which it takes along to another folder). Each note's links are
+   * resolved among the notes `visible` admits when it admits that note (its
+   * text is shown to the connection), else among them all.
    */
-  private linkMeanings(note: NoteRecord, toPath: string): LinkMeanings {
+  private linkMeanings(note: NoteRecord, toPath: string, visible: Visible | undefined): LinkMeanings {
     const index = this.catalog.links;
     const meanings: LinkMeanings = new Map();
     const keys = new Set([linkKey(note.path), linkKey(toPath)]);
     const add = (source: NoteRecord): void => {
-      const links = meanings.get(source.id) ?? new Map<string, string>();
+      const seen = meanings.get(source.id);
+      const links = seen?.links ?? new Map<string, string>();
+      const view = visible && visible(source) ? visible : undefined;
       const own = source.id === note.id;
       for (const link of source.links ?? []) {
         if (!own && !keys.has(linkKey(link))) continue;
-        const target = index.resolve(link, source.path);
+        const target = index.resolve(link, source.path, view);
         if (target) links.set(link, target.id);
       }
-      if (links.size > 0) meanings.set(source.id, links);
+      if (links.size > 0) meanings.set(source.id, view ? { links, visible: view } : { links });
     };
     for (const key of [note.path, toPath]) for (const source of index.linkersOfKey(key)) add(source);
     add(note);
@@ -651,14 +676,15 @@ export class Vault extends EventEmitter<VaultEvents> {
    */
   private async repairLinks(meanings: LinkMeanings, journal: WriteJournal | undefined): Promise<void> {
     const index = this.catalog.links;
-    const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath)?.path;
-    for (const [sourceId, links] of meanings) {
+    for (const [sourceId, { links, visible }] of meanings) {
       const source = this.catalog.get(sourceId);
       if (!source) continue;
+      // As the links were read: among the notes the connection sees, for a note it sees.
+      const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath, visible)?.path;
       const targets = new Map<string, string>();
       for (const [link, was] of links) {
         const wasNote = this.catalog.get(was);
-        if (wasNote && index.resolve(link, source.path)?.id !== was) targets.set(link, wasNote.path);
+        if (wasNote && index.resolve(link, source.path, visible)?.id !== was) targets.set(link, wasNote.path);
       }
       if (targets.size === 0) continue;
       try {

@@ -157,6 +157,26 @@ describe('the activity record and undo, after each write tool', () => {
   });
 });
 
+describe('a move onto a taken name', () => {
+  it('records the move and the title it kept, and its undo puts the note back byte for byte', async () => {
+    const harness = await open();
+    await writeFile(path.join(harness.dir, 'Projects/Idea.md'), 'Another idea, already there.\n');
+    await waitFor(async () => (await harness.ok<{ total: number }>('list_notes', { folder: 'Projects' })).total === 2, 5000, 'the other idea to be read');
+    const before = await snapshot(harness.dir);
+    const moved = await harness.ok<{ title: string }>('move_note', { note_id: IDEA_ID, folder: 'Projects' });
+    expect(moved.title).toBe('Idea');
+    expect(await readFile(path.join(harness.dir, 'Projects/Idea 2.md'), 'utf8')).toContain('title: Idea\n');
+    expect(await readFile(path.join(harness.dir, 'Projects/Idea.md'), 'utf8')).toBe('Another idea, already there.\n');
+    const log = await entries(harness);
+    expect(log.slice(0, 2)).toEqual([
+      expect.objectContaining({ action: 'moved', id: IDEA_ID, from: 'Inbox/Idea.md', path: 'Projects/Idea 2.md' }),
+      expect.objectContaining({ action: 'changed', id: IDEA_ID, path: 'Projects/Idea 2.md', call: log[0]?.call }),
+    ]);
+    await undo(harness.runtime.activity, { last: true });
+    expect(await snapshot(harness.dir)).toEqual(before);
+  });
+});
+
 describe('folders a call made', () => {
   it('go again with its undo once empty, but not one the person has put a file in', async () => {
     const harness = await open();

@@ -98,4 +98,14 @@ describe('activityRows: what "dexi-vault activity" prints', () => {
     ]);
     expect(activityRows(LOG, undefined)[1]).toEqual([localTimestamp(at(0)), 'update_note', 'stdio', 'changed Projects/Plan.md (undone)']);
   });
+
+  it('prints a path with a text-direction or control character escaped, never raw (issue 29, finding 7)', () => {
+    const moved = { ...(LOG[1] as ActivityRecord), from: 'con/plan.md', path: 'a\u202Eexe.md/plan.md' } as ActivityRecord;
+    const changed = { ...(LOG[0] as ActivityRecord), path: 'x\u2066y\u0007z\u0085.md', by: 'token e\u202Eve' } as ActivityRecord;
+    const rows = activityRows([moved, changed], undefined);
+    expect(rows[1]?.[3]).toBe('moved con/plan.md → a\\u202Eexe.md/plan.md');
+    expect(rows[2]?.[3]).toBe('changed x\\u2066y\\u0007z\\u0085.md');
+    expect(rows[2]?.[2]).toBe('token e\\u202Eve');
+    for (const row of rows) expect(row.join(' ')).not.toMatch(/[\u0000-\u001f\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u);
+  });
 });

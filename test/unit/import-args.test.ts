@@ -28,6 +28,8 @@ describe('parseCli: the import and feeds commands', () => {
     [['import', 'email', 'a', '--folder', '../outside'], '--folder takes a folder of the vault, such as Reading/Web; "../outside" cannot be one: it is not a plain path of folder names.'],
     [['import', 'bookmarks', 'b.html', '--folder', '/etc'], '--folder takes a folder of the vault, such as Reading/Web; "/etc" cannot be one: it is an absolute path.'],
     [['feeds', 'add', 'u', '--folder', '.hidden'], '--folder takes a folder of the vault, such as Reading/Web; ".hidden" cannot be one: it names a hidden folder, which is not part of the vault.'],
+    [['import', 'email', 'a', '--folder', 'Mail/nul'], '--folder takes a folder of the vault, such as Reading/Web; "Mail/nul" cannot be one: "nul" is a name Windows reserves for a device.'],
+    [['feeds', 'add', 'u', '--folder', 'News\u202Etxt'], '--folder takes a folder of the vault, such as Reading/Web; "News\\u202Etxt" cannot be one: it contains invisible or text-direction characters.'],
     [['feeds'], 'The feeds command needs an action: add, list, pull or remove.'],
     [['feeds', 'fetch'], 'Unknown feeds action "fetch"; use add, list, pull or remove.'],
     [['feeds', 'add'], "feeds add needs the feed's address, e.g. dexi-vault feeds add https://example.com/feed.xml."],
