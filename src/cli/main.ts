@@ -27,6 +27,7 @@ import { ActivityLog, HistoryError } from '../vault/activity.js';
 import { describeCall, undo, UndoError } from '../vault/undo.js';
 import { activityRows, sinceTime } from './activity.js';
 import { progressReporter } from './progress.js';
+import { stopServing, stopSignals } from './stopping.js';
 import {
   parseCli,
   USAGE,
@@ -100,13 +101,11 @@ async function serve(config: ServeConfig): Promise<void> {
     log,
   });
   const puller = config.pullFeedsMinutes === undefined ? undefined : pullFeedsWhileServing(runtime, config.pullFeedsMinutes);
+  const stop = stopSignals(runtime);
   // The SDK takes instructions when the server is built; the transport
   // writes them into the initialize answer instead, built at that moment.
-  await serveStdio(server, () => buildInstructions(context.view, runtime.settings));
-  await puller?.stop();
-  await runtime.close();
-  // Nothing else should keep the process alive once the client hangs up.
-  process.exit(0);
+  await Promise.race([serveStdio(server, () => buildInstructions(context.view, runtime.settings)), stop.signalled]);
+  await stopServing(runtime, stop, puller);
 }
 
 /** `serve --http`: one process, many connections, each token its own scopes and boundary. */
@@ -135,15 +134,11 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   const known = await tokens.entries().catch(() => undefined);
   if (known?.length === 0) log('There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
   const puller = config.pullFeedsMinutes === undefined ? undefined : pullFeedsWhileServing(runtime, config.pullFeedsMinutes);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stop = stopSignals(runtime);
+  await stop.signalled;
   log('Stopping: closing the sessions.');
-  await puller?.stop();
   await handle.close();
-  await runtime.close();
-  process.exit(0);
+  await stopServing(runtime, stop, puller);
 }
 
 /** Rows as aligned columns, two spaces apart; the last column is left as long as it is. */
