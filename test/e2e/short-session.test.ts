@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../src/index/cache.js';
@@ -91,8 +91,10 @@ describe('a short session', () => {
   it('keeps the ids of notes it moved, though it was killed right after answering and no cache was saved yet', async () => {
     const dir = await vault(30);
     const served = await serve(dir);
-    // As in a first session on a large vault, killed before its first cache save.
-    await rm(path.join(cacheDir(dir), 'index.bin'), { force: true });
+    // As in a first session on a large vault, killed before its first cache save: the save after the read is removed.
+    const cacheFile = path.join(cacheDir(dir), 'index.bin');
+    await eventually(async () => (await stat(cacheFile).catch(() => undefined)) ?? undefined, 10_000, 'the first cache save');
+    await rm(cacheFile);
     const { items } = await ok<{ items: { id: string; title: string }[] }>(served, 'list_notes', { size: 10 });
     for (const item of items) await ok(served, 'move_note', { note_id: item.id, folder: 'Filed' });
     killHard(served.pid);

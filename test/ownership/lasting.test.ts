@@ -1,4 +1,4 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestClock, waitFor, type Harness } from '../helpers.js';
@@ -119,5 +119,35 @@ describe('an edit the server sees', () => {
     const third = await serve(dir);
     expect(third.runtime.own.atPath('Stale.md')?.snippet).toContain('an end');
     expect(third.runtime.own.atPath('Stale.md')?.updatedMs).toBeGreaterThan(startedAt);
+  });
+});
+
+describe('what the server learned lasts', () => {
+  it('a move is in the journal before move_note answers, and the journal goes once a saved cache holds it', async () => {
+    const dir = await session.vault({ 'One.md': 'The first note\n', 'Two.md': 'The second note\n' });
+    const h = await serve(dir);
+    await h.runtime.flush();
+    const id = h.runtime.own.atPath('One.md')?.id as string;
+    await h.ok('move_note', { note_id: id, folder: 'Filed' });
+    const journal = path.join(dir, '.dexi', 'cache', 'moves.jsonl');
+    const lines = (await readFile(journal, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { from: string; record: { id: string; path: string } });
+    expect(lines.map(({ from, record }) => [from, record.id, record.path])).toEqual([['One.md', id, 'Filed/One.md']]);
+    await h.runtime.flush();
+    await expect(stat(journal)).rejects.toThrow();
+  });
+
+  it('a stop that cannot wait abandons the save: the last cache stays whole and no temporary file is left', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`Note ${i}.md`] = `Words of note ${i}\n`;
+    const dir = await session.vault(files);
+    const h = await serve(dir);
+    await h.runtime.flush();
+    const cacheFolder = path.join(dir, '.dexi', 'cache');
+    const saved = await readFile(path.join(cacheFolder, 'index.bin'));
+    await h.ok('create_note', { title: 'Late', text: 'written as the server stops' });
+    await h.runtime.close(0);
+    expect((await readFile(path.join(cacheFolder, 'index.bin'))).equals(saved)).toBe(true);
+    expect((await readdir(cacheFolder)).filter((name) => name.startsWith('.dexi-tmp-'))).toEqual([]);
+    expect(h.logs.join('\n')).toMatch(/Stopped before the index cache was saved/);
   });
 });
