@@ -154,8 +154,8 @@ export class Catalog {
    * knew it (by default the record placed under its id): its dates go with
    * it across a move, and a change of content is an edit seen (`keptDates`).
    */
-  place(record: NoteRecord, before: NoteRecord | undefined = this.records.get(record.id)): void {
-    const dated = this.dated(before && before !== record ? withKeptDates(record, before) : record);
+  place(record: NoteRecord, before: NoteRecord | undefined = this.records.get(record.id), seen = true): void {
+    const dated = this.dated(before && before !== record ? withKeptDates(record, before, seen) : record);
     const old = this.records.get(dated.id);
     if (old && old.path !== dated.path) this.deletePath(old.path);
     if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
@@ -169,6 +169,11 @@ export class Catalog {
       folder = folderOf(folder);
     }
     if (before && before.path !== dated.path) this.onMoved?.(dated, before.path);
+  }
+
+  /** Place what the server itself just wrote (an edit at a tool's request, a move): no edit seen, see `keptDates`. */
+  placeOwnWrite(record: NoteRecord): void {
+    this.place(record, this.records.get(record.id), false);
   }
 
   unplace(record: NoteRecord): void {
@@ -300,10 +305,10 @@ export class Catalog {
 }
 
 /** `record` with what `before` (the same note, as known until now) hands on: see `keptDates`. */
-function withKeptDates(record: NoteRecord, before: NoteRecord): NoteRecord {
+function withKeptDates(record: NoteRecord, before: NoteRecord, seen: boolean): NoteRecord {
   const next = { ...record };
   delete next.keptCreatedMs;
   delete next.keptUpdatedMs;
   delete next.editedMs;
-  return Object.assign(next, keptDates(record, before));
+  return Object.assign(next, keptDates(record, before, seen));
 }

@@ -66,12 +66,16 @@ export interface KeptDates {
 /**
  * The dates `next` (the note as read now) keeps from `before` (the same
  * note, by id, as the server knew it): across a move its `created` and,
- * while its content is the same, its `updated`; across an edit, the edit's
- * time (the file's modification time: when the edit was written).
+ * while its content is the same, its `updated`; across an edit seen, the
+ * edit's time (the file's modification time: when the edit was written).
+ * The server's own write (`seen` false) is no edit seen: it writes the
+ * note's `updated` key itself where there is one, and grading must not
+ * move it.
  */
 export function keptDates(
   next: { path: string; hash: string; mtimeMs: number },
   before: { path: string; hash: string; createdMs: number; updatedMs: number } & KeptDates,
+  seen = true,
 ): KeptDates {
   const moved = before.path !== next.path;
   const kept: KeptDates = {};
@@ -81,8 +85,10 @@ export function keptDates(
     const updated = moved ? before.updatedMs : before.keptUpdatedMs;
     if (updated !== undefined) kept.keptUpdatedMs = updated;
     if (before.editedMs !== undefined) kept.editedMs = before.editedMs;
-  } else {
+  } else if (seen) {
     kept.editedMs = Math.max(next.mtimeMs, before.editedMs ?? -Infinity);
+  } else if (before.editedMs !== undefined) {
+    kept.editedMs = before.editedMs;
   }
   return kept;
 }

@@ -515,7 +515,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       birthtimeMs: info.birthtimeMs,
     });
     const updated: NoteRecord = { ...parsed.record, id };
-    this.catalog.place(updated);
+    this.catalog.placeOwnWrite(updated);
     this.emit('note', updated, parsed.body, parsed.searchText);
     return { record: this.catalog.get(id) ?? updated, body: parsed.body };
   }

@@ -81,6 +81,10 @@ describe('keptDates: what a note hands on to its next record', () => {
     expect(keptDates({ path: 'a.md', hash: 'h2', mtimeMs: 9_000 }, moved)).toEqual({ keptCreatedMs: 500, editedMs: 9_000 });
     expect(keptDates({ path: 'a.md', hash: 'h1', mtimeMs: 9_000 }, { ...moved, editedMs: 700 })).toEqual({ keptCreatedMs: 500, keptUpdatedMs: 600, editedMs: 700 });
   });
+  it("the server's own write is no edit seen: an edit seen before stays, none is added", () => {
+    expect(keptDates({ path: 'a.md', hash: 'h2', mtimeMs: 9_000 }, before, false)).toEqual({});
+    expect(keptDates({ path: 'a.md', hash: 'h2', mtimeMs: 9_000 }, { ...before, editedMs: 700 }, false)).toEqual({ editedMs: 700 });
+  });
   it('nothing from a note read afresh at its own path with nothing kept', () => {
     expect(keptDates({ path: 'a.md', hash: 'h1', mtimeMs: 9_000 }, before)).toEqual({});
   });
