@@ -12,14 +12,6 @@ import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
 
-/**
- * How long a stopping server gives the index cache to be saved. A client
- * that hangs up commonly waits 2 s before SIGTERM and 2 s more before
- * SIGKILL (the MCP SDK's stdio client does); a save of 10,000 notes took
- * 0.12-0.68 s here (BENCHMARKS.md, "Issue 29").
- */
-export const STOP_SAVE_MS = 3000;
-
 export interface RuntimeOptions {
   vaultDir: string;
   settings: VaultSettings;
@@ -172,13 +164,15 @@ export class Runtime {
 
   /**
    * Stop: the watchers, git and the model end, and the index cache is saved
-   * if it changed, given `saveWithinMs` from now (default STOP_SAVE_MS) to
-   * finish; a save that has not is abandoned and leaves no temporary file.
-   * A first read still under way is abandoned, not waited for, and nothing
-   * of it is saved: the cache keeps what the last complete read saved.
+   * if it changed. A server that stops gives the save `saveWithinMs` from
+   * now (STOP_SAVE_MS, src/cli/stopping.ts); one not done by then is
+   * abandoned and leaves no temporary file. A command (`index`, an import)
+   * gives it all the time it takes. A first read still under way is
+   * abandoned, not waited for, and nothing of it is saved: the cache keeps
+   * what the last complete read saved.
    */
-  async close(saveWithinMs = STOP_SAVE_MS): Promise<void> {
-    this.indexing.stopping(Date.now() + saveWithinMs);
+  async close(saveWithinMs?: number): Promise<void> {
+    if (saveWithinMs !== undefined) this.indexing.stopping(Date.now() + saveWithinMs);
     for (const vault of [this.own, ...this.teammates]) vault.stopLoading();
     this.closed = true;
     this.watchingStarted?.();

@@ -11,6 +11,8 @@ import { TagIndex } from './tag-index.js';
 
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
 const MOVE_MEMORY_MS = 30_000;
+/** How long a note gone since the cache was saved waits for its content at a new path: through a first read of 100,000 notes (46-125 s in BENCHMARKS.md). */
+export const FIRST_READ_MEMORY_MS = 30 * 60_000;
 
 /** A path as a case-insensitive file system compares it. */
 function foldPath(vaultPath: string): string {
@@ -30,7 +32,7 @@ export class Catalog {
   /** One id per content hash: finds the note a new path was moved from. */
   private readonly idByHash = new Map<string, string>();
   /** Notes whose file went, by content hash, oldest first: a new path with the same content is the same note, moved. */
-  private readonly recentlyGone = new Map<string, { record: NoteRecord; at: number }>();
+  private readonly recentlyGone = new Map<string, { record: NoteRecord; until: number }>();
   private readonly folderSet = new FoldedNameSet();
   /**
    * `records` by tag, made after the first read (`indexTagsInSteps`) or by the
@@ -187,14 +189,19 @@ export class Catalog {
     if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);
   }
 
-  /** Remember a vanished note by its content, for a while, so that its content turning up elsewhere counts as a move. */
-  rememberGone(record: NoteRecord): void {
+  /**
+   * Remember a vanished note by its content, for a while (`keepMs`), so that
+   * its content turning up elsewhere counts as a move. The first read
+   * remembers the notes gone since the cache for longer than it may take to
+   * reach their new paths (`FIRST_READ_MEMORY_MS`).
+   */
+  rememberGone(record: NoteRecord, keepMs = MOVE_MEMORY_MS): void {
     if (record.size === 0) return; // every empty note looks alike
     const now = Date.now();
     this.recentlyGone.delete(record.hash);
-    this.recentlyGone.set(record.hash, { record, at: now });
+    this.recentlyGone.set(record.hash, { record, until: now + keepMs });
     for (const [hash, gone] of this.recentlyGone) {
-      if (now - gone.at < MOVE_MEMORY_MS) break;
+      if (gone.until > now) break;
       this.recentlyGone.delete(hash);
     }
   }
@@ -208,7 +215,7 @@ export class Catalog {
   /** The note whose file went moments ago with this content (its id and dates), taken (once) for a new path. */
   takeGone(hash: string): NoteRecord | undefined {
     const gone = this.recentlyGone.get(hash);
-    if (!gone || Date.now() - gone.at >= MOVE_MEMORY_MS || this.records.has(gone.record.id)) return undefined;
+    if (!gone || Date.now() >= gone.until || this.records.has(gone.record.id)) return undefined;
     this.recentlyGone.delete(hash);
     return gone.record;
   }
