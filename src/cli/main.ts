@@ -30,6 +30,7 @@ import { failureSentence } from './failure.js';
 import { token } from './token-command.js';
 import { cannotWrite, openVaultFolder, outsideCache, userCacheHome, type VaultFolder } from './vault-folder.js';
 import { progressReporter } from './progress.js';
+import { stopServing, stopSignals } from './stopping.js';
 import {
   parseCli,
   USAGE,
@@ -111,13 +112,11 @@ async function serve(config: ServeConfig): Promise<void> {
     log,
   });
   const puller = feedPuller(runtime, config.pullFeedsMinutes);
+  const stop = stopSignals(runtime);
   // The SDK takes instructions when the server is built; the transport
   // writes them into the initialize answer instead, built at that moment.
-  await serveStdio(server, () => buildInstructions(context.view, runtime.settings));
-  await puller?.stop();
-  await runtime.close();
-  // Nothing else should keep the process alive once the client hangs up.
-  process.exit(0);
+  await Promise.race([serveStdio(server, () => buildInstructions(context.view, runtime.settings)), stop.signalled]);
+  await stopServing(runtime, stop, puller);
 }
 
 /** `serve --http`: one process, many connections, each token its own scopes and boundary. */
@@ -149,15 +148,11 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
     log(runtime.own.readOnly ? 'There are no tokens, and none can be made in a vault folder that cannot be written, so every request is refused.' : 'There are no tokens yet, so every request is refused; create one with: dexi-vault token create --name NAME');
   }
   const puller = feedPuller(runtime, config.pullFeedsMinutes);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stop = stopSignals(runtime);
+  await stop.signalled;
   log('Stopping: closing the sessions.');
-  await puller?.stop();
   await handle.close();
-  await runtime.close();
-  process.exit(0);
+  await stopServing(runtime, stop, puller);
 }
 
 async function index(config: IndexConfig): Promise<void> {

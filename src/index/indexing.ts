@@ -5,6 +5,7 @@ import type { NoteRecord } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
 import { loadSnapshot, saveSnapshot } from './cache.js';
 import { FullTextIndex } from './fulltext.js';
+import { MovesJournal, replayMoves } from './moves-journal.js';
 import type { EmbedderSpec } from './vectors/embedder.js';
 import { embeddingTextOfPlain } from './vectors/embedding-text.js';
 import { SemanticIndexer } from './vectors/semantic-indexer.js';
@@ -26,6 +27,8 @@ interface SavedIndex {
   /** Counts changes, so that a save can tell it has fallen behind. */
   changes: number;
   timer: NodeJS.Timeout | undefined;
+  /** Moves learned since the cache was saved, kept until a save holds them. */
+  journal: MovesJournal;
 }
 
 /**
@@ -44,6 +47,8 @@ export class Indexing {
   private readonly saved = new Map<Vault, SavedIndex>();
   private closed = false;
   private saving: Promise<void> = Promise.resolve();
+  /** When stopping: a save not finished by then is abandoned (its temporary file removed). */
+  private stopBy: number | undefined;
 
   constructor(
     private readonly own: Vault,
@@ -58,7 +63,14 @@ export class Indexing {
         log: options.log,
       });
     }
-    const saved = (folder: string, makeFolder: () => Promise<string>): SavedIndex => ({ folder, makeFolder, dirty: false, changes: 0, timer: undefined });
+    const saved = (folder: string, makeFolder: () => Promise<string>): SavedIndex => ({
+      folder,
+      makeFolder,
+      dirty: false,
+      changes: 0,
+      timer: undefined,
+      journal: new MovesJournal(makeFolder),
+    });
     // Every cache goes in the person's vault's cache folder (`Vault.cacheDir`): its .dexi/cache/, or outside a vault that cannot be written.
     this.saved.set(own, saved(own.cacheDir, () => ensureIgnoredDir(own.cacheDir, '*\n', { private: true })));
     for (const vault of teammates) {
@@ -77,10 +89,13 @@ export class Indexing {
     const cachedRecords = new Map<Vault, readonly NoteRecord[]>();
     await Promise.all(
       [...this.saved].map(async ([vault, saved]) => {
+        // Moves are saved from the first read on: one found at start is one fewer to find again.
+        vault.keepIdentityWith((record, from) => saved.journal.append(record, from));
         const snapshot = await loadSnapshot(saved.folder, (line) => this.options.log(vault === this.own ? line : `${vault.owner}'s vault: ${line}`));
         this.fulltext.set(vault, snapshot?.fulltext ?? FullTextIndex.empty());
-        if (snapshot) cachedRecords.set(vault, snapshot.records);
-        else saved.dirty = true;
+        const { records, moves } = await replayMoves(saved.folder, snapshot?.records ?? []);
+        if (snapshot || moves > 0) cachedRecords.set(vault, records);
+        if (!snapshot || moves > 0) saved.dirty = true;
       }),
     );
     for (const [vault, index] of this.fulltext) {
@@ -178,24 +193,43 @@ export class Indexing {
     if (!saved.dirty || !vault.ready || !index) return;
     saved.dirty = false;
     const changesBefore = saved.changes;
+    const movesBefore = saved.journal.appended;
     try {
       const ok = await saveSnapshot(
         await saved.makeFolder(),
         { records: [...vault.all()], fulltext: index.snapshot() },
-        // A change during the save abandons it; the change has scheduled another.
-        { stillCurrent: () => saved.changes === changesBefore },
+        // A change during the save abandons it (the change has scheduled
+        // another), and so does a stop that has waited long enough.
+        { stillCurrent: () => saved.changes === changesBefore && (this.stopBy === undefined || Date.now() < this.stopBy) },
       );
-      if (!ok) saved.dirty = true;
+      if (ok) await saved.journal.savedUpTo(movesBefore);
+      else {
+        saved.dirty = true;
+        if (this.stopBy !== undefined && Date.now() >= this.stopBy) this.options.log(`Stopped before ${this.whose(vault)} was saved; the next start reads again what changed.`);
+      }
     } catch (error) {
       saved.dirty = true;
-      const whose = vault === this.own ? 'the index cache' : `the index cache of ${vault.owner}'s vault`;
-      this.options.log(`Could not save ${whose}: ${(error as Error).message}`);
+      this.options.log(`Could not save ${this.whose(vault)}: ${(error as Error).message}`);
     }
   }
 
-  /** Stop feeding, save what is left, and stop the model's workers. */
+  private whose(vault: Vault): string {
+    return vault === this.own ? 'the index cache' : `the index cache of ${vault.owner}'s vault`;
+  }
+
+  /**
+   * The server is stopping: a save under way, or the last one, has until
+   * `stopBy` (a time in ms) to finish; one that has not is abandoned, its
+   * temporary file removed, and the cache left as the last save made it.
+   */
+  stopping(stopBy: number): void {
+    this.stopBy = Math.min(stopBy, this.stopBy ?? Infinity);
+  }
+
+  /** Stop feeding, save what is left (within the time `stopping` gave), and stop the model's workers. */
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([this.flush(), this.semantic?.close()]);
+    await Promise.all([...this.saved.values()].map((saved) => saved.journal.settled()));
   }
 }

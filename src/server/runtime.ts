@@ -174,8 +174,22 @@ export class Runtime {
     };
   }
 
-  async close(): Promise<void> {
-    // A first read still under way is abandoned, not waited for.
+  /** Stop now: a cache save under way is abandoned rather than finished (a second signal while stopping). */
+  hurry(): void {
+    this.indexing.stopping(Date.now());
+  }
+
+  /**
+   * Stop: the watchers, git and the model end, and the index cache is saved
+   * if it changed. A server that stops gives the save `saveWithinMs` from
+   * now (STOP_SAVE_MS, src/cli/stopping.ts); one not done by then is
+   * abandoned and leaves no temporary file. A command (`index`, an import)
+   * gives it all the time it takes. A first read still under way is
+   * abandoned, not waited for, and nothing of it is saved: the cache keeps
+   * what the last complete read saved.
+   */
+  async close(saveWithinMs?: number): Promise<void> {
+    if (saveWithinMs !== undefined) this.indexing.stopping(Date.now() + saveWithinMs);
     for (const vault of [this.own, ...this.teammates]) vault.stopLoading();
     this.closed = true;
     this.watchingStarted?.();

@@ -1,5 +1,5 @@
 import { FoldedNameSet } from '../files/names.js';
-import { noteDates } from './dates.js';
+import { keptDates, noteDates } from './dates.js';
 import type { GitHistory } from './git-history.js';
 import { pathId, teammateNoteId } from './identity.js';
 import { isIgnoredPath } from './ignore.js';
@@ -11,6 +11,8 @@ import { TagIndex } from './tag-index.js';
 
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
 const MOVE_MEMORY_MS = 30_000;
+/** How long a note gone since the cache was saved waits for its content at a new path: through a first read of 100,000 notes (46-125 s in BENCHMARKS.md). */
+export const FIRST_READ_MEMORY_MS = 30 * 60_000;
 
 /** A path as a case-insensitive file system compares it. */
 function foldPath(vaultPath: string): string {
@@ -30,7 +32,7 @@ export class Catalog {
   /** One id per content hash: finds the note a new path was moved from. */
   private readonly idByHash = new Map<string, string>();
   /** Notes whose file went, by content hash, oldest first: a new path with the same content is the same note, moved. */
-  private readonly recentlyGone = new Map<string, { id: string; at: number }>();
+  private readonly recentlyGone = new Map<string, { record: NoteRecord; until: number }>();
   private readonly folderSet = new FoldedNameSet();
   /**
    * `records` by tag, made after the first read (`indexTagsInSteps`) or by the
@@ -56,6 +58,12 @@ export class Catalog {
     (record) => this.records.get(record.id) === record,
   );
   private git: GitHistory | undefined;
+  /**
+   * Told when a note is placed at a new path under the id it had at another
+   * (a move by a tool, a rename seen or found at start), before anything is
+   * answered: what the server learns of identity must outlast the process.
+   */
+  onMoved: ((record: NoteRecord, from: string) => void) | undefined;
 
   /** `owner` namespaces a teammate's vault's path ids. */
   constructor(private readonly owner = '') {}
@@ -143,8 +151,13 @@ export class Catalog {
     for (const name of [...this.folderSet]) if (name === folder || name.startsWith(prefix)) this.folderSet.delete(name);
   }
 
-  place(record: NoteRecord): void {
-    const dated = this.dated(record);
+  /**
+   * Put a note's record in place. `before` is the same note as the server
+   * knew it (by default the record placed under its id): its dates go with
+   * it across a move, and a change of content is an edit seen (`keptDates`).
+   */
+  place(record: NoteRecord, before: NoteRecord | undefined = this.records.get(record.id), seen = true): void {
+    const dated = this.dated(before && before !== record ? withKeptDates(record, before, seen) : record);
     const old = this.records.get(dated.id);
     if (old && old.path !== dated.path) this.deletePath(old.path);
     if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
@@ -157,6 +170,12 @@ export class Catalog {
       this.folderSet.add(folder);
       folder = folderOf(folder);
     }
+    if (before && before.path !== dated.path) this.onMoved?.(dated, before.path);
+  }
+
+  /** Place what the server itself just wrote (an edit at a tool's request, a move): no edit seen, see `keptDates`. */
+  placeOwnWrite(record: NoteRecord): void {
+    this.place(record, this.records.get(record.id), false);
   }
 
   unplace(record: NoteRecord): void {
@@ -170,14 +189,19 @@ export class Catalog {
     if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);
   }
 
-  /** Remember a vanished note by its content, for a while, so that its content turning up elsewhere counts as a move. */
-  rememberGone(record: NoteRecord): void {
+  /**
+   * Remember a vanished note by its content, for a while (`keepMs`), so that
+   * its content turning up elsewhere counts as a move. The first read
+   * remembers the notes gone since the cache for longer than it may take to
+   * reach their new paths (`FIRST_READ_MEMORY_MS`).
+   */
+  rememberGone(record: NoteRecord, keepMs = MOVE_MEMORY_MS): void {
     if (record.size === 0) return; // every empty note looks alike
     const now = Date.now();
     this.recentlyGone.delete(record.hash);
-    this.recentlyGone.set(record.hash, { id: record.id, at: now });
+    this.recentlyGone.set(record.hash, { record, until: now + keepMs });
     for (const [hash, gone] of this.recentlyGone) {
-      if (now - gone.at < MOVE_MEMORY_MS) break;
+      if (gone.until > now) break;
       this.recentlyGone.delete(hash);
     }
   }
@@ -188,12 +212,12 @@ export class Catalog {
     return id === undefined ? undefined : this.records.get(id);
   }
 
-  /** The id of a note whose file went moments ago with this content, taken (once) for a new path. */
-  takeGone(hash: string): string | undefined {
+  /** The note whose file went moments ago with this content (its id and dates), taken (once) for a new path. */
+  takeGone(hash: string): NoteRecord | undefined {
     const gone = this.recentlyGone.get(hash);
-    if (!gone || Date.now() - gone.at >= MOVE_MEMORY_MS || this.records.has(gone.id)) return undefined;
+    if (!gone || Date.now() >= gone.until || this.records.has(gone.record.id)) return undefined;
     this.recentlyGone.delete(hash);
-    return gone.id;
+    return gone.record;
   }
 
   /**
@@ -269,19 +293,29 @@ export class Catalog {
     return changed;
   }
 
-  /** The record with `created` and `updated` decided from everything known now, git history included. */
+  /** The record with `created` and `updated` decided from everything known now, git history and the note's past included. */
   private dated(record: NoteRecord): NoteRecord {
-    const git = this.git;
-    if (!git) return record;
-    const committed = git.files.get(record.path.normalize('NFC'));
+    const committed = this.git?.files.get(record.path.normalize('NFC'));
     const { createdMs, updatedMs } = noteDates({
       statedCreatedMs: record.statedCreatedMs,
       statedUpdatedMs: record.statedUpdatedMs,
       gitFirstAddedMs: committed?.firstAddedMs,
       gitLastCommitMs: committed !== undefined && committed.blob === record.hash ? committed.lastCommitMs : undefined,
+      keptCreatedMs: record.keptCreatedMs,
+      keptUpdatedMs: record.keptUpdatedMs,
+      editedMs: record.editedMs,
       birthtimeMs: record.birthtimeMs,
       mtimeMs: record.mtimeMs,
     });
     return createdMs === record.createdMs && updatedMs === record.updatedMs ? record : { ...record, createdMs, updatedMs };
   }
+}
+
+/** `record` with what `before` (the same note, as known until now) hands on: see `keptDates`. */
+function withKeptDates(record: NoteRecord, before: NoteRecord, seen: boolean): NoteRecord {
+  const next = { ...record };
+  delete next.keptCreatedMs;
+  delete next.keptUpdatedMs;
+  delete next.editedMs;
+  return Object.assign(next, keptDates(record, before, seen));
 }

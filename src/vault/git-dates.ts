@@ -15,6 +15,8 @@ export class GitDates {
   private reading: Promise<void> | undefined;
   private closing = false;
   private cacheReady = false;
+  /** Ends a git run under way when the server stops: a long history must not hold the exit. */
+  private readonly abort = new AbortController();
 
   constructor(
     private readonly root: string,
@@ -54,6 +56,7 @@ export class GitDates {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.timer);
+    this.abort.abort();
     await this.reading?.catch(() => undefined);
   }
 
@@ -69,6 +72,7 @@ export class GitDates {
         cacheDir: this.options.cacheDir ?? cacheDir(this.root),
         log: this.options.log,
         knownHead: this.catalog.gitHead,
+        signal: this.abort.signal,
       });
       if (history === 'unchanged') return;
       if (history === undefined) {
@@ -78,6 +82,7 @@ export class GitDates {
       }
       if (this.catalog.setGit(history) > 0) this.options.onDates();
     } catch (error) {
+      if (this.closing) return;
       this.options.log(`Could not read the git history for dates: ${(error as Error).message}`);
     }
   }

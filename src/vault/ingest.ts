@@ -89,13 +89,14 @@ export class Ingest {
       parsed.record.hash = hash;
     }
 
-    const id = await this.decideId(vaultPath, parsed, hash, known, cached);
+    const { id, movedFrom } = await this.decideId(vaultPath, parsed, hash, known, cached);
     const record: NoteRecord = { ...parsed.record, id };
     if (atPath && atPath.id !== id) {
       this.catalog.unplace(atPath);
       this.events.removed(atPath);
     }
-    this.catalog.place(record);
+    // What the note was before, for its dates: placed under its id, else where it was moved from, else as cached here.
+    this.catalog.place(record, this.catalog.get(id) ?? movedFrom ?? (known?.id === id ? known : undefined));
     if (this.provisional) {
       if (parsed.id !== undefined && cached?.id !== this.catalog.noteIdOf(parsed.id)) this.provisional.add(vaultPath);
       else this.provisional.delete(vaultPath);
@@ -110,31 +111,37 @@ export class Ingest {
    * path; else, for a path new to the server, the id of a note whose file
    * just went with the same content (a move); else its path id.
    */
-  private async decideId(vaultPath: string, parsed: ParsedNote, hash: string, known: NoteRecord | undefined, cached: NoteRecord | undefined): Promise<string> {
+  private async decideId(
+    vaultPath: string,
+    parsed: ParsedNote,
+    hash: string,
+    known: NoteRecord | undefined,
+    cached: NoteRecord | undefined,
+  ): Promise<{ id: string; movedFrom?: NoteRecord }> {
     const claimed = parsed.record.broken || parsed.id === undefined ? undefined : this.catalog.noteIdOf(parsed.id);
     if (claimed !== undefined) {
       const holder = this.catalog.get(claimed);
-      if (!holder || holder.path === vaultPath || !(await this.files.exists(holder.path))) return claimed;
+      if (!holder || holder.path === vaultPath || !(await this.files.exists(holder.path))) return { id: claimed };
       const challenger = { path: vaultPath, established: this.provisional !== undefined && cached?.id === claimed && cached.path === vaultPath };
-      if (!challengerKeepsId(challenger, { path: holder.path, established: !this.provisional?.has(holder.path) })) return this.catalog.freePathId(vaultPath);
+      if (!challengerKeepsId(challenger, { path: holder.path, established: !this.provisional?.has(holder.path) })) return { id: this.catalog.freePathId(vaultPath) };
       // The holder is the copy: it becomes a note of its own, read again once this one is placed.
       this.catalog.unplace(holder);
       this.events.removed(holder);
       if (this.provisional) this.reingestLater.push(holder.path);
       else this.reread(holder.path);
-      return claimed;
+      return { id: claimed };
     }
     if (known) {
       const holder = this.catalog.get(known.id);
-      if (!holder || holder.path === vaultPath) return known.id;
+      if (!holder || holder.path === vaultPath) return { id: known.id };
     } else if (parsed.record.size > 0) {
       // Moved: the note that held this content is gone from its old path (the
       // watcher may report the new path before the old one's removal).
       const holder = this.catalog.holderOfContent(hash);
-      if (holder && holder.path !== vaultPath && !(await this.files.exists(holder.path))) return holder.id;
+      if (holder && holder.path !== vaultPath && !(await this.files.exists(holder.path))) return { id: holder.id, movedFrom: holder };
       const gone = this.catalog.takeGone(hash);
-      if (gone !== undefined) return gone;
+      if (gone !== undefined) return { id: gone.id, movedFrom: gone };
     }
-    return this.catalog.freePathId(vaultPath);
+    return { id: this.catalog.freePathId(vaultPath) };
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { removeLeftoverTemps } from '../files/atomic.js';
 import { sharedCacheDir, tempDir } from '../files/dexi-dir.js';
-import type { Catalog } from './catalog.js';
+import { FIRST_READ_MEMORY_MS, type Catalog } from './catalog.js';
 import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
@@ -70,7 +70,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
   for (const folder of scan.folders) catalog.addFolder(folder);
   const before = new Map(previous.map((record) => [record.path, record]));
   const present = new Set(scan.files.map((file) => file.path));
-  for (const record of previous) if (!present.has(record.path)) catalog.rememberGone(record);
+  for (const record of previous) if (!present.has(record.path)) catalog.rememberGone(record, FIRST_READ_MEMORY_MS);
   Object.assign(progress, { phase: 'reading', done: 0, total: scan.files.length });
   files.beginFirstRead();
   ingest.provisional = new Set();

@@ -17,6 +17,12 @@ export interface NoteRecord {
   statedCreatedMs?: number;
   /** `updated` as the frontmatter states it. */
   statedUpdatedMs?: number;
+  /** The note's `created` when it was last moved or renamed (dates.ts, `keptDates`). */
+  keptCreatedMs?: number;
+  /** The note's `updated` when it was last moved, while its content is unchanged since. */
+  keptUpdatedMs?: number;
+  /** When the server last saw the note's content change: an edit moves a stale stated `updated`. */
+  editedMs?: number;
   /** Obsidian's other names for the note, searched like the title. */
   aliases?: string[];
   /** Lower-case tags with their sigil, frontmatter tags first. */

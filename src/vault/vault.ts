@@ -114,7 +114,14 @@ export class Vault extends EventEmitter<VaultEvents> {
   private readonly lock = new KeyedLock();
   private readonly loadProgress: LoadProgress = { phase: 'starting', done: 0, total: 0 };
   private stopped = false;
+  private stoppedLoading: () => void = () => undefined;
+  /** Resolves once `stopLoading` is called: a first read's wait for git ends at once. */
+  private readonly stopping = new Promise<void>((resolve) => {
+    this.stoppedLoading = resolve;
+  });
   private readonly gitDates: GitDates;
+  private keepIdentity: ((record: NoteRecord, from: string) => Promise<void>) | undefined;
+  private identityWrites: Promise<void> = Promise.resolve();
 
   private constructor(
     readonly root: string,
@@ -130,6 +137,26 @@ export class Vault extends EventEmitter<VaultEvents> {
       (vaultPath) => void this.refresh(vaultPath).catch((error: Error) => options.log(`Reading ${vaultPath} again: ${error.message}`)),
     );
     this.gitDates = new GitDates(root, this.catalog, { log: options.log, cacheDir: options.gitCacheDir ?? options.cacheDir, onDates: () => this.emit('dates') });
+    this.catalog.onMoved = (record, from) => this.movedUnderId(record, from);
+  }
+
+  /**
+   * How what the server learns of identity (a note moved or renamed under
+   * its id) is saved: the index cache's journal. A move is answered only
+   * once it is saved, so the id the assistant was given lasts a restart.
+   */
+  keepIdentityWith(keep: (record: NoteRecord, from: string) => Promise<void>): void {
+    this.keepIdentity = keep;
+  }
+
+  private movedUnderId(record: NoteRecord, from: string): void {
+    const saving = this.keepIdentity?.(record, from).catch((error: Error) => this.options.log(`Could not save that ${from} moved to ${record.path}: ${error.message}`));
+    if (saving) this.identityWrites = Promise.all([this.identityWrites, saving]).then(() => undefined);
+  }
+
+  /** Resolves once what was learned of identity so far is saved. */
+  identitySaved(): Promise<void> {
+    return this.identityWrites;
   }
 
   /** Check the folder and resolve its real path; reading the notes is `load`. */
@@ -200,6 +227,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** Stop a first read that is still running (the server is shutting down). */
   stopLoading(): void {
     this.stopped = true;
+    this.stoppedLoading();
   }
 
   /**
@@ -309,11 +337,14 @@ export class Vault extends EventEmitter<VaultEvents> {
   async load(cached: Promise<readonly NoteRecord[]> | readonly NoteRecord[] = []): Promise<void> {
     if (this.options.git !== false) this.gitDates.start();
     const read = await readEveryNote(this.loaderParts, Promise.resolve(cached));
+    if (read === undefined || this.stopped) return;
     // Dates from git are part of a first answer (a fresh clone's notes were not all made today), so the
     // first read waits for them a little; a history that takes longer fills them in when it is done.
     // The wait's timer must not keep a short command (`index`, `import`) alive for its full length once git has answered.
-    if (this.gitDates.started) await Promise.race([this.gitDates.settled, new Promise((resolve) => setTimeout(resolve, GIT_READY_WAIT_MS).unref())]);
-    if (read === undefined || this.stopped) return;
+    if (this.gitDates.started) {
+      await Promise.race([this.gitDates.settled, this.stopping, new Promise((resolve) => setTimeout(resolve, GIT_READY_WAIT_MS).unref())]);
+    }
+    if (this.stopped) return;
     // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
     void this.catalog.indexTagsInSteps();
     const { present, previous } = read;
@@ -504,7 +535,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       birthtimeMs: info.birthtimeMs,
     });
     const updated: NoteRecord = { ...parsed.record, id };
-    this.catalog.place(updated);
+    this.catalog.placeOwnWrite(updated);
     this.emit('note', updated, parsed.body, parsed.searchText);
     return { record: this.catalog.get(id) ?? updated, body: parsed.body };
   }
@@ -587,6 +618,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       }
     }
     if (moved.before) await this.repairLinks(moved.before, journal?.forLinks());
+    await this.identitySaved();
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
   }

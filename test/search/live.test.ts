@@ -46,7 +46,7 @@ describe('the watcher keeps search in step with outside edits', () => {
     expect(await titlesFor(s, 'deeply')).toEqual([]);
   });
 
-  it('moves updated to the file time after an outside edit of a note without an updated key, and keeps a stated one', async () => {
+  it('moves updated to the file time after an outside edit of a note without an updated key, and past a stale stated one', async () => {
     const s = await open();
     const other = path.join(s.dir, 'Other.md');
     await writeFile(other, (await readFile(other, 'utf8')) + 'More.\n');
@@ -55,7 +55,9 @@ describe('the watcher keeps search in step with outside edits', () => {
     await waitFor(async () => (await search(s, 'more'))[0]?.updated === '2026-06-01T10:00:00+00:00', 2000, 'updated to move');
     const tomatoes = path.join(s.dir, 'Garden/Tomatoes.md');
     await writeFile(tomatoes, (await readFile(tomatoes, 'utf8')) + 'Mulch.\n');
-    await waitFor(async () => (await search(s, 'mulch'))[0]?.updated === '2026-01-01T00:00:00+00:00', 2000, 'the edit, with its stated date');
+    // Its frontmatter still says 2026-01-01: the edit seen is later, and wins (spec/vault.md, "Dates").
+    const editedAt = (await stat(tomatoes)).mtimeMs;
+    await waitFor(async () => Math.abs(Date.parse((await search(s, 'mulch'))[0]?.updated ?? '') - editedAt) < 1000, 2000, 'the edit, later than its stated date');
   });
 
   it('adds new files, writing nothing into them, and drops deleted ones', async () => {
@@ -211,8 +213,8 @@ describe('the index cache', () => {
     expect(h.runtime.own.stats.filesRead).toBe(1);
     const items = await search(h, 'nightly');
     expect(items.map((item) => item.title)).toEqual(['Tomatoes']);
-    // Its frontmatter says when it was updated; the file time counts only where it does not.
-    expect(items[0]?.updated).toBe('2026-01-01T00:00:00+00:00');
+    // Its frontmatter says an older time: the edit found at start (at its file's time) is later, and wins.
+    expect(items[0]?.updated).toBe('2026-07-01T00:00:00+00:00');
     expect(await titlesFor(h, 'deeply')).toEqual([]);
     expect(await titlesFor(h, 'something')).toEqual([]);
   });

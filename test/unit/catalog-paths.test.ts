@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/vault/catalog.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Catalog, FIRST_READ_MEMORY_MS } from '../../src/vault/catalog.js';
 import { catalogRecord as record } from '../support/records.js';
 
 type Step = ['place' | 'unplace', string, string] | ['ask', string, boolean];
@@ -22,5 +22,26 @@ describe('Catalog.pathTakenIgnoringCase: kept in step once asked', () => {
       else if (step[0] === 'place') catalog.place(record(step[1], step[2]));
       else catalog.unplace(record(step[1], step[2]));
     }
+  });
+});
+
+describe('Catalog.takeGone: a vanished note waits for its content at a new path', () => {
+  const gone = { ...record('x', 'Old.md'), size: 10 };
+  afterEach(() => vi.useRealTimers());
+
+  it('for 30 s while the server watches, through a whole first read at start', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const watching = new Catalog();
+    watching.rememberGone(gone);
+    vi.setSystemTime(1_000_000 + 31_000);
+    expect(watching.takeGone(gone.hash)).toBeUndefined();
+
+    vi.setSystemTime(1_000_000);
+    const starting = new Catalog();
+    starting.rememberGone(gone, FIRST_READ_MEMORY_MS);
+    // A first read of a large vault reaches the new path a minute or two later.
+    vi.setSystemTime(1_000_000 + 125_000);
+    expect(starting.takeGone(gone.hash)?.id).toBe('x');
+    expect(starting.takeGone(gone.hash)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileNameDate, noteDates, presentKey, statedDate, CREATED_KEYS, UPDATED_KEYS } from '../../src/vault/dates.js';
+import { fileNameDate, keptDates, noteDates, presentKey, statedDate, CREATED_KEYS, UPDATED_KEYS } from '../../src/vault/dates.js';
 import { challengerKeepsId, pathId, uuidV5 } from '../../src/vault/identity.js';
 
 const local = (y: number, m: number, d: number): number => new Date(y, m - 1, d).getTime();
@@ -56,8 +56,37 @@ describe('noteDates', () => {
     ['no birth time: the modification time', { birthtimeMs: 0, mtimeMs: 9_000 }, 9_000, 9_000],
     ['a copy born after its modification time: created brought down', { birthtimeMs: 12_000, mtimeMs: 9_000 }, 9_000, 9_000],
     ['a stated created after a stated updated: created brought down', { ...file, statedCreatedMs: 8_000, statedUpdatedMs: 7_000 }, 7_000, 7_000],
+    ['moved: the dates it had, not the new file birth and times', { birthtimeMs: 50_000, mtimeMs: 50_000, keptCreatedMs: 1_000, keptUpdatedMs: 2_000 }, 1_000, 2_000],
+    ['moved, the rename committed since: the earlier created, the kept updated', { ...file, keptCreatedMs: 1_500, keptUpdatedMs: 2_000, gitFirstAddedMs: 1_000, gitLastCommitMs: 4_000 }, 1_000, 2_000],
+    ['moved before its first commit: created when it was made, not committed', { ...file, keptCreatedMs: 1_000, gitFirstAddedMs: 3_000 }, 1_000, 9_000],
+    ['a stated updated left behind by an edit seen: the edit', { ...file, statedUpdatedMs: 2_000, editedMs: 8_000 }, 5_000, 8_000],
+    ['a stated updated later than the edit seen: the stated', { ...file, statedUpdatedMs: 8_500, editedMs: 8_000 }, 5_000, 8_500],
+    ['an edit seen that is the last commit (a pull): the commit', { ...file, statedUpdatedMs: 2_000, editedMs: 8_000, gitLastCommitMs: 6_000 }, 5_000, 6_000],
+    ['no edit seen: the stated, whatever git says', { ...file, statedUpdatedMs: 2_000, gitLastCommitMs: 6_000 }, 2_000, 2_000],
   ])('%s', (_what, facts, created, updated) => {
     expect(noteDates(facts)).toEqual({ createdMs: created, updatedMs: updated });
+  });
+});
+
+describe('keptDates: what a note hands on to its next record', () => {
+  const before = { path: 'a.md', hash: 'h1', createdMs: 1_000, updatedMs: 2_000, mtimeMs: 2_000 };
+  it('across a move: created, and updated while the content is the same', () => {
+    expect(keptDates({ path: 'b/a.md', hash: 'h1', mtimeMs: 9_000 }, before)).toEqual({ keptCreatedMs: 1_000, keptUpdatedMs: 2_000 });
+  });
+  it('across a move with an edit: created, and the edit', () => {
+    expect(keptDates({ path: 'b/a.md', hash: 'h2', mtimeMs: 9_000 }, before)).toEqual({ keptCreatedMs: 1_000, editedMs: 9_000 });
+  });
+  it('across an edit in place: what it kept from an earlier move, and the edit', () => {
+    const moved = { ...before, keptCreatedMs: 500, keptUpdatedMs: 600 };
+    expect(keptDates({ path: 'a.md', hash: 'h2', mtimeMs: 9_000 }, moved)).toEqual({ keptCreatedMs: 500, editedMs: 9_000 });
+    expect(keptDates({ path: 'a.md', hash: 'h1', mtimeMs: 9_000 }, { ...moved, editedMs: 700 })).toEqual({ keptCreatedMs: 500, keptUpdatedMs: 600, editedMs: 700 });
+  });
+  it("the server's own write is no edit seen: an edit seen before stays, none is added", () => {
+    expect(keptDates({ path: 'a.md', hash: 'h2', mtimeMs: 9_000 }, before, false)).toEqual({});
+    expect(keptDates({ path: 'a.md', hash: 'h2', mtimeMs: 9_000 }, { ...before, editedMs: 700 }, false)).toEqual({ editedMs: 700 });
+  });
+  it('nothing from a note read afresh at its own path with nothing kept', () => {
+    expect(keptDates({ path: 'a.md', hash: 'h1', mtimeMs: 9_000 }, before)).toEqual({});
   });
 });
 
