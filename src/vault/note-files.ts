@@ -1,4 +1,4 @@
-import { type BigIntStats, type Stats } from 'node:fs';
+import { fstatSync, lstatSync, unlinkSync, type BigIntStats, type Stats } from 'node:fs';
 import { lstat, rename } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../files/atomic.js';
 import { ensureTempDir } from '../files/dexi-dir.js';
 import { numberedName } from '../files/filenames.js';
+import { looksHalfWritten, shapeOf, type FileShape } from '../files/half-written.js';
 import { inLinkedFolder } from '../files/paths.js';
 import type { Clock } from './clock.js';
 import { DexiError, NoteBusyError, ReadOnlyNoteError } from './errors.js';
@@ -45,14 +46,20 @@ export interface NoteFile {
   ctimeMs: number;
   ino: number;
   birthtimeMs: number;
+  /**
+   * Set when this version, written moments ago by another program, looks
+   * like the last complete one cut short (see looksHalfWritten): why.
+   */
+  halfWritten?: string;
 }
 
 /**
  * What to do with text a program wrote into a file after the server had
- * replaced it: given that text and what the server last wrote, bring it back
- * and say what the note now holds (undefined: it was kept as a conflict copy).
+ * replaced or removed it: bring it back. `plausible` is false when it still
+ * looks half-written but the watch is ending (it is then kept as it is,
+ * never built on).
  */
-export type LateWrite = (theirs: Buffer, ours: Buffer) => Promise<Buffer | undefined>;
+export type LateWrite = (theirs: Buffer, plausible: boolean) => Promise<void>;
 
 // The BOM is kept in the text, so that the text is the file's bytes exactly
 // (its hash theirs, and a write keeps the BOM); the frontmatter reader allows it.
@@ -61,21 +68,32 @@ const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
 /**
  * A note another program changed less than this long ago may still be being
  * written (a script that truncates, writes half, pauses and writes the rest):
- * the server waits until it has been quiet this long before replacing it,
- * and gives up after MAX_BUSY_WAIT_MS with a plain "being written" error.
+ * the server waits until it has been quiet this long before replacing it.
+ * A version that looks half-written (looksHalfWritten: empty, frontmatter
+ * left open, cut mid-line, a third shorter) must stay quiet for
+ * HALF_WRITTEN_QUIET_MS: a writer pausing mid-save finishes meanwhile, and a
+ * person who cut the note down on purpose only waits a moment longer. After
+ * MAX_BUSY_WAIT_MS the server gives up with a plain "being written" error
+ * rather than guess.
  */
 export const QUIET_MS = 300;
-const MAX_BUSY_WAIT_MS = 3000;
+const HALF_WRITTEN_QUIET_MS = 1500;
+const MAX_BUSY_WAIT_MS = 2500;
 /**
- * After replacing a note that another program wrote less than this long ago,
- * the old file is watched for a while (TAIL_MS after its last change, at most
- * TAIL_MAX_MS): a program still holding it open writes into a file that is no
- * longer in the vault, and that text is brought back.
+ * After replacing or removing a note that another program wrote less than
+ * this long ago, the old file is watched for a while (TAIL_MS after its last
+ * change, at most TAIL_MAX_MS): a program still holding it open writes into a
+ * file that is no longer in the vault, and that text is brought back once it
+ * has been quiet TAIL_QUIET_MS (HALF_WRITTEN_QUIET_MS while it looks
+ * half-written). TAIL_MS covers a writer pausing up to 3 s mid-save.
  */
 const RECENT_WRITE_MS = 5000;
 const TAIL_POLL_MS = 50;
-const TAIL_MS = 2000;
+const TAIL_QUIET_MS = 150;
+const TAIL_MS = 3000;
 const TAIL_MAX_MS = 30_000;
+/** How many notes' last complete shapes are remembered (the most recently seen). */
+const SHAPES_KEPT = 4096;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,6 +131,12 @@ export class NoteFiles {
   private linkedFolders: Map<string, Promise<boolean>> | undefined;
   /** The hash of what the server itself last wrote at each path: a file still holding it is not being written by anyone else. */
   private readonly ownWrites = new Map<string, string>();
+  /**
+   * The shape of the last complete version seen of each note changed while
+   * the server runs (not during the first read: the catalog's size stands in
+   * for those), to tell a half-written version from it.
+   */
+  private readonly shapes = new Map<string, FileShape>();
   /** Old files being watched for late writes after a replace (see watchDisplaced). */
   private readonly tails = new Set<Promise<void>>();
   private closing = false;
@@ -145,9 +169,11 @@ export class NoteFiles {
    * Open a note file and read it through the open handle, or undefined when
    * there is no note there: missing, a symbolic link (never followed, read or
    * written), inside a folder reached through a link, not a regular file, or
-   * over the size limit. The caller must close `file.handle`.
+   * over the size limit. The caller must close `file.handle`. `known`: the
+   * note as the catalog has it, the last complete version when none is
+   * remembered.
    */
-  async open(vaultPath: string): Promise<NoteFile | undefined> {
+  async open(vaultPath: string, known?: { size: number }): Promise<NoteFile | undefined> {
     const abs = this.absolute(vaultPath);
     // Security: a folder of the vault replaced by a link to elsewhere must not
     // let its old notes be read or written through it.
@@ -171,7 +197,7 @@ export class NoteFiles {
         content = LOSSY.decode(file.bytes);
         valid = false;
       }
-      return {
+      const note: NoteFile = {
         file,
         content,
         valid,
@@ -182,6 +208,8 @@ export class NoteFiles {
         ino: info.ino,
         birthtimeMs: info.birthtimeMs,
       };
+      this.judgeShape(vaultPath, note, known);
+      return note;
     } catch (error) {
       await file.handle.close();
       throw error;
@@ -189,23 +217,56 @@ export class NoteFiles {
   }
 
   /**
-   * open, once the file has been quiet for QUIET_MS: a file another program
-   * changed moments ago may still be being written, and replacing it now
-   * would send the rest of that program's text into a file no longer in the
-   * vault. Its change time is used, which no program can set back.
+   * Whether `note`, just read, looks like a half-written version of the last
+   * complete one (marked on it), and remember its shape when it does not:
+   * only a complete version, or one quiet long enough to be meant as it is,
+   * is what later versions are compared with. Not during the first read,
+   * which would remember every note of the vault.
    */
-  async openQuiet(vaultPath: string): Promise<NoteFile | undefined> {
+  private judgeShape(vaultPath: string, note: NoteFile, known: { size: number } | undefined): void {
+    if (this.linkedFolders !== undefined) return;
+    const shape = shapeOf(note.file.bytes, note.content);
+    const last = this.shapes.get(vaultPath) ?? (known ? { size: known.size } : undefined);
+    const recent = Date.now() - note.ctimeMs < HALF_WRITTEN_QUIET_MS && !this.isOwnWrite(vaultPath, note.hash);
+    const why = last && recent ? looksHalfWritten(shape, last) : undefined;
+    if (why === undefined) this.rememberShape(vaultPath, shape);
+    else {
+      note.halfWritten = why;
+      // The catalog may take the half-written version in meanwhile: the complete one stays the measure.
+      if (!this.shapes.has(vaultPath) && last) this.rememberShape(vaultPath, last);
+    }
+  }
+
+  private rememberShape(vaultPath: string, shape: FileShape): void {
+    this.shapes.delete(vaultPath);
+    this.shapes.set(vaultPath, shape);
+    if (this.shapes.size > SHAPES_KEPT) this.shapes.delete(this.shapes.keys().next().value as string);
+  }
+
+  /**
+   * open, once the file has been quiet for QUIET_MS (HALF_WRITTEN_QUIET_MS
+   * while it looks half-written): a file another program changed moments ago
+   * may still be being written, and building on it now would either tear the
+   * note (the half written so far, edited, replacing it) or send the rest of
+   * that program's text into a file no longer in the vault. Its change time
+   * is used, which no program can set back. `known` as for open.
+   */
+  async openQuiet(vaultPath: string, known?: { size: number }): Promise<NoteFile | undefined> {
     const deadline = Date.now() + MAX_BUSY_WAIT_MS;
     for (;;) {
-      const file = await this.open(vaultPath);
+      const file = await this.open(vaultPath, known);
       if (!file) return undefined;
       const quietFor = Date.now() - file.ctimeMs;
+      const needed = file.halfWritten === undefined ? QUIET_MS : HALF_WRITTEN_QUIET_MS;
       // A change time far in the future is a clock problem, not a writer.
-      const quiet = quietFor >= QUIET_MS || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.hash);
+      const quiet = quietFor >= needed || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.hash);
       if (quiet) return file;
       await file.file.handle.close();
-      if (Date.now() >= deadline) throw new NoteBusyError();
-      await sleep(Math.max(10, Math.min(QUIET_MS - quietFor, deadline - Date.now())));
+      if (Date.now() >= deadline) {
+        if (file.halfWritten !== undefined) this.options.log(`${vaultPath} looks half-written by another program (${file.halfWritten}); the edit was refused rather than built on it.`);
+        throw new NoteBusyError();
+      }
+      await sleep(Math.max(10, Math.min(needed - quietFor, 100, deadline - Date.now())));
     }
   }
 
@@ -260,12 +321,42 @@ export class NoteFiles {
     if (result.outcome === 'changed') return 'changed';
     if (result.outcome === 'replaced') {
       this.ownWrites.set(vaultPath, hashContent(next));
+      const bytes = typeof next === 'string' ? Buffer.from(next) : next;
+      this.rememberShape(vaultPath, shapeOf(bytes, typeof next === 'string' ? next : bytes.toString('utf8')));
       return result.stats;
     }
     this.stats.writesPutBack++;
     this.options.log(`${vaultPath} was written by another program just as the server replaced it; its text is put back and the edit redone on it.`);
     const ours = typeof next === 'string' ? Buffer.from(next) : next;
-    return (await this.putBack(vaultPath, ours, result.written, result.bytes)) === 'changed' ? 'changed' : result.stats;
+    const theirs = await this.whenComplete(base, result.bytes);
+    return (await this.putBack(vaultPath, ours, result.written, theirs)) === 'changed' ? 'changed' : result.stats;
+  }
+
+  /**
+   * What the old file `base` holds once its writer has finished: a program
+   * that wrote into it just as it was replaced is often mid-save (truncated,
+   * half written). Its text is put back only once it looks complete and has
+   * been quiet a moment (or looked half-written for HALF_WRITTEN_QUIET_MS),
+   * waiting MAX_BUSY_WAIT_MS at most: never the half of a save.
+   */
+  private async whenComplete(base: NoteFile, bytes: Buffer): Promise<Buffer> {
+    const measure = shapeOf(base.file.bytes, base.content);
+    const deadline = Date.now() + MAX_BUSY_WAIT_MS;
+    let current = bytes;
+    let last = await base.file.handle.stat({ bigint: true });
+    let lastChange = Date.now();
+    for (;;) {
+      const complete = looksHalfWritten(shapeOf(current, LOSSY.decode(current)), measure) === undefined;
+      const quietFor = Date.now() - lastChange;
+      if ((complete && quietFor >= TAIL_QUIET_MS) || quietFor >= HALF_WRITTEN_QUIET_MS || Date.now() >= deadline) return current;
+      await sleep(TAIL_POLL_MS);
+      const now = await base.file.handle.stat({ bigint: true });
+      if (now.size !== last.size || now.mtimeNs !== last.mtimeNs) {
+        last = now;
+        lastChange = Date.now();
+        current = (await readWhole(base.file.handle, Number(now.size), Number.MAX_SAFE_INTEGER)) as Buffer;
+      }
+    }
   }
 
   private async guardedOptions(vaultPath: string, base: NoteFile): Promise<GuardedOptions> {
@@ -340,6 +431,9 @@ export class NoteFiles {
     }
     this.ownWrites.delete(fromPath);
     this.ownWrites.set(toPath, base.hash);
+    const shape = this.shapes.get(fromPath);
+    this.shapes.delete(fromPath);
+    if (shape) this.rememberShape(toPath, shape);
     return lstat(to);
   }
 
@@ -365,18 +459,54 @@ export class NoteFiles {
   }
 
   /**
-   * After replacing a note that another program wrote moments before, keep
-   * the old file open and watch it: a program that still holds it (a script
-   * writing with pauses, a `>>` loop on one descriptor) writes into a file
-   * that is no longer in the vault. Each time it has written and gone quiet,
-   * `late` brings its version back. The caller hands over `base` and must not
-   * close it.
+   * Remove a note file that was read as `base`, unless it changed since: the
+   * same checks as replaceGuarded (content read again through the handle;
+   * the path still that file, its size and times unchanged, checked back to
+   * back with the unlink). 'missing' when no file is there (or it is reached
+   * through a link). The caller keeps `base` open, to watch it for late writes.
    */
-  watchDisplaced(vaultPath: string, base: NoteFile, ours: string, late: LateWrite): void {
+  async remove(vaultPath: string, base: NoteFile): Promise<'removed' | 'changed' | 'missing'> {
+    const abs = this.absolute(vaultPath);
+    if (vaultPath.includes('/') && (await this.inLinkedFolder(abs, true))) return 'missing';
+    const before = await base.file.handle.stat({ bigint: true });
+    const now = await readWhole(base.file.handle, base.file.bytes.length, MAX_NOTE_BYTES);
+    if (now === 'too-large' || !now.equals(base.file.bytes)) return 'changed';
+    // Security: from here to the unlink, no await: nothing else of this process runs in between.
+    let atPath: BigIntStats;
+    try {
+      atPath = lstatSync(abs, { bigint: true });
+    } catch {
+      return 'missing';
+    }
+    const held = fstatSync(base.file.handle.fd, { bigint: true });
+    if (!atPath.isFile() || !isSameFile(atPath, base.file.stats)) return 'changed';
+    if (held.size !== before.size || held.mtimeNs !== before.mtimeNs || held.ctimeNs !== before.ctimeNs) return 'changed';
+    try {
+      unlinkSync(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw writeError(vaultPath, error);
+    }
+    this.ownWrites.delete(vaultPath);
+    this.shapes.delete(vaultPath);
+    return 'removed';
+  }
+
+  /**
+   * After replacing or removing a note that another program wrote moments
+   * before, keep the old file open and watch it: a program that still holds
+   * it (a script writing with pauses, an editor saving in place, a `>>` loop
+   * on one descriptor) writes into a file that is no longer in the vault.
+   * Each time it has written and gone quiet, `late` brings its version back;
+   * a version that looks half-written is waited for longer, and handed over
+   * as not plausible only when the watch ends. The caller hands over `base`
+   * and must not close it.
+   */
+  watchDisplaced(vaultPath: string, base: NoteFile, late: LateWrite): void {
     const tail = (async (): Promise<void> => {
       const handle = base.file.handle;
       let seen: Buffer = base.file.bytes;
-      let current: Buffer = Buffer.from(ours);
+      let measure = shapeOf(base.file.bytes, base.content);
       let last: BigIntStats = base.file.stats;
       const started = Date.now();
       let lastChange = started;
@@ -391,12 +521,17 @@ export class NoteFiles {
             lastChange = Date.now();
             pending = true;
           }
-          if (pending && (done || Date.now() - lastChange >= QUIET_MS)) {
-            pending = false;
+          const quietFor = Date.now() - lastChange;
+          if (pending && (done || quietFor >= TAIL_QUIET_MS)) {
             const theirs = (await readWhole(handle, Number(now.size), Number.MAX_SAFE_INTEGER)) as Buffer;
-            if (!theirs.equals(seen)) {
+            const shape = shapeOf(theirs, LOSSY.decode(theirs));
+            const complete = looksHalfWritten(shape, measure) === undefined || quietFor >= HALF_WRITTEN_QUIET_MS;
+            if (theirs.equals(seen)) pending = false;
+            else if (complete || done) {
+              pending = false;
               seen = theirs;
-              current = (await late(theirs, current)) ?? current;
+              if (complete) measure = shape;
+              await late(theirs, complete);
             }
           }
           if (done) return;

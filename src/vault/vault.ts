@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './activity.js';
 import { Catalog } from './catalog.js';
 import { numberedName } from '../files/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
@@ -79,6 +79,14 @@ type LinkMeanings = Map<string, Map<string, string>>;
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 type Change = (content: string, record: NoteRecord) => string | undefined;
+
+/**
+ * What becomes of text another program writes late into the file an edit
+ * replaced: 'merge' redoes the edit on it (an append, a frontmatter key, a
+ * link); 'copy' also keeps it beside the note as a conflict copy, for an
+ * edit that would discard it (a replace of the body).
+ */
+type LateText = 'merge' | 'copy';
 
 /** What a step on the current version of a note asks next: try again, or the note's file was not where the catalog said. */
 type Step<T> = T | 'retry' | 'missing';
@@ -419,15 +427,22 @@ export class Vault extends EventEmitter<VaultEvents> {
    * changed it meanwhile; otherwise redo the edit on the new content, so that
    * neither change is lost.
    */
-  private edit(id: string, change: Change, admit?: Admit, journal?: WriteJournal): Promise<NoteWithBody> {
+  private edit(id: string, change: Change, admit?: Admit, journal?: WriteJournal, late: LateText = 'merge'): Promise<NoteWithBody> {
     return this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit, journal));
+      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit, journal, late));
     });
   }
 
-  private async editLocked(id: string, record: NoteRecord, change: Change, admit: Admit | undefined, journal: WriteJournal | undefined): Promise<Step<NoteWithBody>> {
-    const file = await this.files.openQuiet(record.path);
+  private async editLocked(
+    id: string,
+    record: NoteRecord,
+    change: Change,
+    admit: Admit | undefined,
+    journal: WriteJournal | undefined,
+    late: LateText,
+  ): Promise<Step<NoteWithBody>> {
+    const file = await this.files.openQuiet(record.path, record);
     if (!file) return 'missing';
     let handedOver = false;
     let next: string | undefined;
@@ -441,12 +456,16 @@ export class Vault extends EventEmitter<VaultEvents> {
       const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file);
       // Kept before the file is touched: a crash after the write must not lose the version it replaced.
       const before = await journal?.keep(file.file.bytes);
-      // The file was read through `file`; it is replaced only if that is still what the path holds, unchanged.
-      const written = await this.files.replace(record.path, file, next);
+      const write = before === undefined ? undefined : ({ action: 'changed', id, path: record.path, before, after: hashContent(next) } as const);
+      const content = next;
+      // Recorded ahead; the file was read through `file`, and is replaced only if that is still what the path holds, unchanged.
+      const written = await recorded(journal, write, () => this.files.replace(record.path, file, content), (result) => result !== 'changed');
       if (written === 'changed') return 'retry';
-      if (before !== undefined) await journal?.record({ action: 'changed', id, path: record.path, before, after: hashContent(next) });
       if (writtenByOthers) {
-        this.files.watchDisplaced(record.path, file, next, (theirs, ours) => this.bringBack(record.path, theirs, ours, change));
+        let ours: Buffer = Buffer.from(next);
+        this.files.watchDisplaced(record.path, file, async (theirs, plausible) => {
+          ours = (await this.bringBack({ id, vaultPath: record.path, theirs, plausible, ours, change, journal, late })) ?? ours;
+        });
         handedOver = true;
       }
       // The new file's own stats: the path may already have been moved on by another program.
@@ -490,26 +509,38 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /**
-   * Bring back `theirs`, text written into a replaced file: redo the edit on
-   * it where the note still holds `ours` (what the server last wrote), else
-   * keep it as a conflict copy. Returns what the note now holds when the
-   * server wrote it.
+   * Bring back `theirs`, text another program wrote into a file an edit had
+   * replaced: redo the edit on it where the note still holds `ours` (what
+   * the server last wrote), keeping `theirs` in the history first and
+   * recording it as the version the call replaced (so that an undo puts it
+   * back whole); else, or when it still looks half-written, or for a
+   * 'copy' edit, keep it beside the note as a conflict copy. Returns what the
+   * note now holds when the server wrote it.
    */
-  private bringBack(vaultPath: string, theirs: Buffer, ours: Buffer, change: Change): Promise<Buffer | undefined> {
+  private bringBack(late: {
+    id: string;
+    vaultPath: string;
+    theirs: Buffer;
+    plausible: boolean;
+    ours: Buffer;
+    change: Change;
+    journal: WriteJournal | undefined;
+    late: LateText;
+  }): Promise<Buffer | undefined> {
+    const { id, vaultPath, theirs, ours, change, journal } = late;
     return this.lock.run(vaultPath, async () => {
       let written: Buffer | undefined;
       const current = await this.files.open(vaultPath);
       try {
         const record = this.catalog.atPath(vaultPath);
         const text = decodeStrict(theirs);
-        if (current && record && text !== undefined && current.file.bytes.equals(ours)) {
-          const next = change(text, record);
-          if (next !== undefined && Buffer.byteLength(next) <= MAX_NOTE_BYTES && (await this.files.replace(vaultPath, current, next)) !== 'changed') {
-            written = Buffer.from(next);
-            this.files.recovered(vaultPath);
-          }
+        if (late.plausible && current && record?.id === id && text !== undefined && current.file.bytes.equals(ours)) {
+          written = await this.redoOn(vaultPath, current, theirs, () => change(text, record), journal).catch((error: unknown) => {
+            this.options.log(`${vaultPath}: the text another program wrote late could not be merged (${(error as Error).message}); it is kept beside the note.`);
+            return undefined;
+          });
         }
-        if (!written) await this.files.saveConflictCopy(vaultPath, theirs);
+        if (!written || late.late === 'copy') await this.files.saveConflictCopy(vaultPath, theirs);
       } finally {
         await current?.file.handle.close();
       }
@@ -518,14 +549,28 @@ export class Vault extends EventEmitter<VaultEvents> {
     });
   }
 
+  /** Write `make()`'s content over `current` (which holds what the server wrote), recorded as a change of `theirs`: see bringBack. */
+  private async redoOn(vaultPath: string, current: NoteFile, theirs: Buffer, make: () => string | undefined, journal: WriteJournal | undefined): Promise<Buffer | undefined> {
+    const next = make();
+    if (next === undefined || Buffer.byteLength(next) > MAX_NOTE_BYTES) return undefined;
+    const id = this.catalog.atPath(vaultPath)?.id as string;
+    const before = await journal?.keep(theirs);
+    const write = before === undefined ? undefined : ({ action: 'changed', id, path: vaultPath, before, after: hashContent(next), late: true } as const);
+    const result = await recorded(journal, write, () => this.files.replace(vaultPath, current, next), (outcome) => outcome !== 'changed');
+    if (result === 'changed') return undefined;
+    this.files.recovered(vaultPath);
+    return Buffer.from(next);
+  }
+
   async update(id: string, request: UpdateRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     if (asksForNothing(request)) throw new NothingToUpdateError();
     const now = this.options.clock.now();
+    const replacesBody = request.mode === 'replace' && request.text !== undefined;
     return this.edit(id, (content) => {
       const edited = editedContent(content, request, now);
       request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
       return edited.content;
-    }, request.admit, journal);
+    }, request.admit, journal, replacesBody ? 'copy' : 'merge');
   }
 
   /**
@@ -584,13 +629,14 @@ export class Vault extends EventEmitter<VaultEvents> {
         const toPath = folder === null ? fileName : `${folder}/${fileName}`;
         if (this.catalog.pathTakenIgnoringCase(toPath)) continue;
         const before = this.linkMeanings(current, toPath);
-        const moved = await this.lock.run(toPath, async () => {
+        const write = { action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) } as const;
+        // Recorded ahead of the rename, settled once it is made (or not).
+        const moved = await recorded(journal, write, () => this.lock.run(toPath, async () => {
           await close();
           return this.files.move(current.path, toPath, file);
-        });
+        }), (result) => typeof result !== 'string');
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
-        await journal?.record({ action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) });
         this.placeWritten(id, toPath, file.content, moved);
         return { before };
       }
