@@ -14,13 +14,15 @@ import {
 } from '../files/atomic.js';
 import { ensureTempDir } from '../files/dexi-dir.js';
 import { numberedName } from '../files/filenames.js';
-import { looksHalfWritten, shapeOf, type FileShape } from '../files/half-written.js';
 import { inLinkedFolder } from '../files/paths.js';
 import type { Clock } from './clock.js';
 import { DexiError, NoteBusyError, ReadOnlyNoteError } from './errors.js';
 import { MAX_NOTE_BYTES } from './ignore.js';
 import { hashContent } from './parse.js';
+import { CompleteShapes, followOldFile, HALF_WRITTEN_QUIET_MS, MAX_BUSY_WAIT_MS, whenComplete, type LateWrite } from './late-writes.js';
 import { formatIso } from './time.js';
+
+export type { LateWrite } from './late-writes.js';
 
 /**
  * Test seam, kept to one function: called at two points of every guarded
@@ -53,14 +55,6 @@ export interface NoteFile {
   halfWritten?: string;
 }
 
-/**
- * What to do with text a program wrote into a file after the server had
- * replaced or removed it: bring it back. `plausible` is false when it still
- * looks half-written but the watch is ending (it is then kept as it is,
- * never built on).
- */
-export type LateWrite = (theirs: Buffer, plausible: boolean) => Promise<void>;
-
 // The BOM is kept in the text, so that the text is the file's bytes exactly
 // (its hash theirs, and a write keeps the BOM); the frontmatter reader allows it.
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -68,32 +62,12 @@ const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
 /**
  * A note another program changed less than this long ago may still be being
  * written (a script that truncates, writes half, pauses and writes the rest):
- * the server waits until it has been quiet this long before replacing it.
- * A version that looks half-written (looksHalfWritten: empty, frontmatter
- * left open, cut mid-line, a third shorter) must stay quiet for
- * HALF_WRITTEN_QUIET_MS: a writer pausing mid-save finishes meanwhile, and a
- * person who cut the note down on purpose only waits a moment longer. After
- * MAX_BUSY_WAIT_MS the server gives up with a plain "being written" error
- * rather than guess.
+ * the server waits until it has been quiet this long before replacing it
+ * (HALF_WRITTEN_QUIET_MS while it looks half-written, see late-writes.ts).
  */
 export const QUIET_MS = 300;
-const HALF_WRITTEN_QUIET_MS = 1500;
-const MAX_BUSY_WAIT_MS = 2500;
-/**
- * After replacing or removing a note that another program wrote less than
- * this long ago, the old file is watched for a while (TAIL_MS after its last
- * change, at most TAIL_MAX_MS): a program still holding it open writes into a
- * file that is no longer in the vault, and that text is brought back once it
- * has been quiet TAIL_QUIET_MS (HALF_WRITTEN_QUIET_MS while it looks
- * half-written). TAIL_MS covers a writer pausing up to 3 s mid-save.
- */
+/** A note another program wrote less than this long ago is watched after the server replaces or removes it (see watchDisplaced). */
 const RECENT_WRITE_MS = 5000;
-const TAIL_POLL_MS = 50;
-const TAIL_QUIET_MS = 150;
-const TAIL_MS = 3000;
-const TAIL_MAX_MS = 30_000;
-/** How many notes' last complete shapes are remembered (the most recently seen). */
-const SHAPES_KEPT = 4096;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,12 +105,8 @@ export class NoteFiles {
   private linkedFolders: Map<string, Promise<boolean>> | undefined;
   /** The hash of what the server itself last wrote at each path: a file still holding it is not being written by anyone else. */
   private readonly ownWrites = new Map<string, string>();
-  /**
-   * The shape of the last complete version seen of each note changed while
-   * the server runs (not during the first read: the catalog's size stands in
-   * for those), to tell a half-written version from it.
-   */
-  private readonly shapes = new Map<string, FileShape>();
+  /** The last complete version of each note changed while the server runs (not during the first read: the catalog's size stands in). */
+  private readonly shapes = new CompleteShapes();
   /** Old files being watched for late writes after a replace (see watchDisplaced). */
   private readonly tails = new Set<Promise<void>>();
   private closing = false;
@@ -218,29 +188,14 @@ export class NoteFiles {
 
   /**
    * Whether `note`, just read, looks like a half-written version of the last
-   * complete one (marked on it), and remember its shape when it does not:
-   * only a complete version, or one quiet long enough to be meant as it is,
-   * is what later versions are compared with. Not during the first read,
-   * which would remember every note of the vault.
+   * complete one (marked on it). Not during the first read, which would
+   * remember every note of the vault.
    */
   private judgeShape(vaultPath: string, note: NoteFile, known: { size: number } | undefined): void {
     if (this.linkedFolders !== undefined) return;
-    const shape = shapeOf(note.file.bytes, note.content);
-    const last = this.shapes.get(vaultPath) ?? (known ? { size: known.size } : undefined);
-    const recent = Date.now() - note.ctimeMs < HALF_WRITTEN_QUIET_MS && !this.isOwnWrite(vaultPath, note.hash);
-    const why = last && recent ? looksHalfWritten(shape, last) : undefined;
-    if (why === undefined) this.rememberShape(vaultPath, shape);
-    else {
-      note.halfWritten = why;
-      // The catalog may take the half-written version in meanwhile: the complete one stays the measure.
-      if (!this.shapes.has(vaultPath) && last) this.rememberShape(vaultPath, last);
-    }
-  }
-
-  private rememberShape(vaultPath: string, shape: FileShape): void {
-    this.shapes.delete(vaultPath);
-    this.shapes.set(vaultPath, shape);
-    if (this.shapes.size > SHAPES_KEPT) this.shapes.delete(this.shapes.keys().next().value as string);
+    const own = this.isOwnWrite(vaultPath, note.hash);
+    const why = this.shapes.judge(vaultPath, { bytes: note.file.bytes, content: note.content, ctimeMs: note.ctimeMs, own }, known);
+    if (why !== undefined) note.halfWritten = why;
   }
 
   /**
@@ -321,42 +276,14 @@ export class NoteFiles {
     if (result.outcome === 'changed') return 'changed';
     if (result.outcome === 'replaced') {
       this.ownWrites.set(vaultPath, hashContent(next));
-      const bytes = typeof next === 'string' ? Buffer.from(next) : next;
-      this.rememberShape(vaultPath, shapeOf(bytes, typeof next === 'string' ? next : bytes.toString('utf8')));
+      this.shapes.written(vaultPath, typeof next === 'string' ? Buffer.from(next) : next);
       return result.stats;
     }
     this.stats.writesPutBack++;
     this.options.log(`${vaultPath} was written by another program just as the server replaced it; its text is put back and the edit redone on it.`);
     const ours = typeof next === 'string' ? Buffer.from(next) : next;
-    const theirs = await this.whenComplete(base, result.bytes);
+    const theirs = await whenComplete(base.file, result.bytes);
     return (await this.putBack(vaultPath, ours, result.written, theirs)) === 'changed' ? 'changed' : result.stats;
-  }
-
-  /**
-   * What the old file `base` holds once its writer has finished: a program
-   * that wrote into it just as it was replaced is often mid-save (truncated,
-   * half written). Its text is put back only once it looks complete and has
-   * been quiet a moment (or looked half-written for HALF_WRITTEN_QUIET_MS),
-   * waiting MAX_BUSY_WAIT_MS at most: never the half of a save.
-   */
-  private async whenComplete(base: NoteFile, bytes: Buffer): Promise<Buffer> {
-    const measure = shapeOf(base.file.bytes, base.content);
-    const deadline = Date.now() + MAX_BUSY_WAIT_MS;
-    let current = bytes;
-    let last = await base.file.handle.stat({ bigint: true });
-    let lastChange = Date.now();
-    for (;;) {
-      const complete = looksHalfWritten(shapeOf(current, LOSSY.decode(current)), measure) === undefined;
-      const quietFor = Date.now() - lastChange;
-      if ((complete && quietFor >= TAIL_QUIET_MS) || quietFor >= HALF_WRITTEN_QUIET_MS || Date.now() >= deadline) return current;
-      await sleep(TAIL_POLL_MS);
-      const now = await base.file.handle.stat({ bigint: true });
-      if (now.size !== last.size || now.mtimeNs !== last.mtimeNs) {
-        last = now;
-        lastChange = Date.now();
-        current = (await readWhole(base.file.handle, Number(now.size), Number.MAX_SAFE_INTEGER)) as Buffer;
-      }
-    }
   }
 
   private async guardedOptions(vaultPath: string, base: NoteFile): Promise<GuardedOptions> {
@@ -431,9 +358,7 @@ export class NoteFiles {
     }
     this.ownWrites.delete(fromPath);
     this.ownWrites.set(toPath, base.hash);
-    const shape = this.shapes.get(fromPath);
-    this.shapes.delete(fromPath);
-    if (shape) this.rememberShape(toPath, shape);
+    this.shapes.moved(fromPath, toPath);
     return lstat(to);
   }
 
@@ -488,60 +413,20 @@ export class NoteFiles {
       throw writeError(vaultPath, error);
     }
     this.ownWrites.delete(vaultPath);
-    this.shapes.delete(vaultPath);
+    this.shapes.forget(vaultPath);
     return 'removed';
   }
 
   /**
    * After replacing or removing a note that another program wrote moments
-   * before, keep the old file open and watch it: a program that still holds
-   * it (a script writing with pauses, an editor saving in place, a `>>` loop
-   * on one descriptor) writes into a file that is no longer in the vault.
-   * Each time it has written and gone quiet, `late` brings its version back;
-   * a version that looks half-written is waited for longer, and handed over
-   * as not plausible only when the watch ends. The caller hands over `base`
-   * and must not close it.
+   * before, keep the old file open and watch it (followOldFile): what that
+   * program still writes into it is brought back by `late`. The caller hands
+   * over `base` and must not close it.
    */
   watchDisplaced(vaultPath: string, base: NoteFile, late: LateWrite): void {
-    const tail = (async (): Promise<void> => {
-      const handle = base.file.handle;
-      let seen: Buffer = base.file.bytes;
-      let measure = shapeOf(base.file.bytes, base.content);
-      let last: BigIntStats = base.file.stats;
-      const started = Date.now();
-      let lastChange = started;
-      let pending = false;
-      try {
-        for (;;) {
-          const done = this.closing || Date.now() - lastChange >= TAIL_MS || Date.now() - started >= TAIL_MAX_MS;
-          if (!done) await sleep(TAIL_POLL_MS);
-          const now = await handle.stat({ bigint: true });
-          if (now.size !== last.size || now.mtimeNs !== last.mtimeNs) {
-            last = now;
-            lastChange = Date.now();
-            pending = true;
-          }
-          const quietFor = Date.now() - lastChange;
-          if (pending && (done || quietFor >= TAIL_QUIET_MS)) {
-            const theirs = (await readWhole(handle, Number(now.size), Number.MAX_SAFE_INTEGER)) as Buffer;
-            const shape = shapeOf(theirs, LOSSY.decode(theirs));
-            const complete = looksHalfWritten(shape, measure) === undefined || quietFor >= HALF_WRITTEN_QUIET_MS;
-            if (theirs.equals(seen)) pending = false;
-            else if (complete || done) {
-              pending = false;
-              seen = theirs;
-              if (complete) measure = shape;
-              await late(theirs, complete);
-            }
-          }
-          if (done) return;
-        }
-      } catch (error) {
-        this.options.log(`Watching the replaced version of ${vaultPath}: ${(error as Error).message}`);
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
-    })();
+    const tail = followOldFile(base.file, late, () => this.closing)
+      .catch((error: unknown) => this.options.log(`Watching the replaced version of ${vaultPath}: ${(error as Error).message}`))
+      .finally(() => base.file.handle.close().catch(() => undefined));
     this.tails.add(tail);
     void tail.finally(() => this.tails.delete(tail));
   }

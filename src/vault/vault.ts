@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
 import { ConcurrentEditError, DexiError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { GitDates } from './git-dates.js';
-import { isIgnoredPath, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
+import { isIgnoredPath, isNoteFileName } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
@@ -19,7 +19,8 @@ import { rewriteLinks } from './link-rewrite.js';
 import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
-import { decodeStrict, NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
+import { bringBackLate, type Change, type LateText } from './late-edits.js';
+import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
@@ -76,17 +77,6 @@ export type { AdmitAttachment, Deleted } from './delete.js';
  * nothing are left out: a move cannot break them).
  */
 type LinkMeanings = Map<string, Map<string, string>>;
-
-/** How an edit turns a note's current content into its new content; undefined: nothing to write. */
-type Change = (content: string, record: NoteRecord) => string | undefined;
-
-/**
- * What becomes of text another program writes late into the file an edit
- * replaced: 'merge' redoes the edit on it (an append, a frontmatter key, a
- * link); 'copy' also keeps it beside the note as a conflict copy, for an
- * edit that would discard it (a replace of the body).
- */
-type LateText = 'merge' | 'copy';
 
 /** What a step on the current version of a note asks next: try again, or the note's file was not where the catalog said. */
 type Step<T> = T | 'retry' | 'missing';
@@ -463,8 +453,9 @@ export class Vault extends EventEmitter<VaultEvents> {
       if (written === 'changed') return 'retry';
       if (writtenByOthers) {
         let ours: Buffer = Buffer.from(next);
+        const parts = { lock: this.lock, files: this.files, catalog: this.catalog, ingest: this.ingester, log: this.options.log };
         this.files.watchDisplaced(record.path, file, async (theirs, plausible) => {
-          ours = (await this.bringBack({ id, vaultPath: record.path, theirs, plausible, ours, change, journal, late })) ?? ours;
+          ours = (await bringBackLate(parts, { id, vaultPath: record.path, theirs, plausible, ours, change, journal, late })) ?? ours;
         });
         handedOver = true;
       }
@@ -506,60 +497,6 @@ export class Vault extends EventEmitter<VaultEvents> {
     this.catalog.place(updated);
     this.emit('note', updated, parsed.body, parsed.searchText);
     return { record: this.catalog.get(id) ?? updated, body: parsed.body };
-  }
-
-  /**
-   * Bring back `theirs`, text another program wrote into a file an edit had
-   * replaced: redo the edit on it where the note still holds `ours` (what
-   * the server last wrote), keeping `theirs` in the history first and
-   * recording it as the version the call replaced (so that an undo puts it
-   * back whole); else, or when it still looks half-written, or for a
-   * 'copy' edit, keep it beside the note as a conflict copy. Returns what the
-   * note now holds when the server wrote it.
-   */
-  private bringBack(late: {
-    id: string;
-    vaultPath: string;
-    theirs: Buffer;
-    plausible: boolean;
-    ours: Buffer;
-    change: Change;
-    journal: WriteJournal | undefined;
-    late: LateText;
-  }): Promise<Buffer | undefined> {
-    const { id, vaultPath, theirs, ours, change, journal } = late;
-    return this.lock.run(vaultPath, async () => {
-      let written: Buffer | undefined;
-      const current = await this.files.open(vaultPath);
-      try {
-        const record = this.catalog.atPath(vaultPath);
-        const text = decodeStrict(theirs);
-        if (late.plausible && current && record?.id === id && text !== undefined && current.file.bytes.equals(ours)) {
-          written = await this.redoOn(vaultPath, current, theirs, () => change(text, record), journal).catch((error: unknown) => {
-            this.options.log(`${vaultPath}: the text another program wrote late could not be merged (${(error as Error).message}); it is kept beside the note.`);
-            return undefined;
-          });
-        }
-        if (!written || late.late === 'copy') await this.files.saveConflictCopy(vaultPath, theirs);
-      } finally {
-        await current?.file.handle.close();
-      }
-      await this.ingester.ingest(vaultPath);
-      return written;
-    });
-  }
-
-  /** Write `make()`'s content over `current` (which holds what the server wrote), recorded as a change of `theirs`: see bringBack. */
-  private async redoOn(vaultPath: string, current: NoteFile, theirs: Buffer, make: () => string | undefined, journal: WriteJournal | undefined): Promise<Buffer | undefined> {
-    const next = make();
-    if (next === undefined || Buffer.byteLength(next) > MAX_NOTE_BYTES) return undefined;
-    const id = this.catalog.atPath(vaultPath)?.id as string;
-    const before = await journal?.keep(theirs);
-    const write = before === undefined ? undefined : ({ action: 'changed', id, path: vaultPath, before, after: hashContent(next), late: true } as const);
-    const result = await recorded(journal, write, () => this.files.replace(vaultPath, current, next), (outcome) => outcome !== 'changed');
-    if (result === 'changed') return undefined;
-    this.files.recovered(vaultPath);
-    return Buffer.from(next);
   }
 
   async update(id: string, request: UpdateRequest, journal?: WriteJournal): Promise<NoteWithBody> {
