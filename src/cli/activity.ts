@@ -1,5 +1,5 @@
 import { printable } from '../files/filenames.js';
-import type { ActivityRecord } from '../vault/activity.js';
+import { isLate, type ActivityRecord } from '../vault/activity.js';
 import { formatLocal, parseIso } from '../vault/time.js';
 import { recordedCalls } from '../vault/undo.js';
 
@@ -54,10 +54,19 @@ function rawChange(entry: ActivityRecord): string {
  */
 export function activityRows(entries: readonly ActivityRecord[], since: Date | undefined): string[][] {
   const { undone } = recordedCalls(entries);
+  // Late text taken in is shown on the write it completes, not as a row of its own.
+  const key = (entry: ActivityRecord): string => `${entry.call}\0${entry.action}\0${entry.path}`;
+  const late = new Set(entries.filter(isLate).map(key));
   const rows: string[][] = [['TIME', 'TOOL', 'BY', 'CHANGE']];
   for (const entry of entries) {
-    if (since !== undefined && new Date(entry.time).getTime() < since.getTime()) continue;
-    const marks = [undone.has(entry.call) ? '(undone)' : '', entry.undoes !== undefined ? '(an undo)' : ''].filter(Boolean).join(' ');
+    if (isLate(entry) || (since !== undefined && new Date(entry.time).getTime() < since.getTime())) continue;
+    const marks = [
+      late.has(key(entry)) ? '(with text another program wrote late, kept)' : '',
+      undone.has(entry.call) ? '(undone)' : '',
+      entry.undoes !== undefined ? '(an undo)' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     rows.push([localTimestamp(entry.time), printable(entry.tool), printable(entry.by), `${change(entry)}${marks ? ` ${marks}` : ''}`]);
   }
   return rows;

@@ -23,6 +23,7 @@ import { importEmail } from '../import/import-email.js';
 import { ImportRun, ImportStoppedError } from '../import/import-run.js';
 import type { ImportReport } from '../import/report.js';
 import { ActivityLog, HistoryError } from '../vault/activity.js';
+import { settledEntries } from '../vault/activity-settle.js';
 import { describeCall, undo, UndoError } from '../vault/undo.js';
 import { activityRows, sinceTime } from './activity.js';
 import { columns } from './columns.js';
@@ -290,7 +291,8 @@ async function activityCommand(config: ActivityConfig): Promise<void> {
   const activity = await activityLogOf(config.vault);
   const since = config.since === undefined ? undefined : sinceTime(config.since, systemClock.now());
   if (config.since !== undefined && since === undefined) throw new UsageError(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; "${config.since}" is not a date.`);
-  const rows = activityRows(await activity.entries(), since);
+  // A listing writes nothing: what a killed server left pending is judged from the files, and settled by the next start or undo.
+  const rows = activityRows(await settledEntries(activity, { persist: false }), since);
   if (rows.length === 1) {
     log(config.since === undefined ? 'The assistant has changed nothing in this vault that is on record.' : `The assistant has changed nothing since ${config.since}.`);
     return;

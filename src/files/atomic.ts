@@ -63,13 +63,18 @@ export async function removeLeftoverTemps(dir: string, now = Date.now()): Promis
   return removed;
 }
 
-/** Write a temporary file durably; returns its stats (a rename keeps them), plain and exact. */
+/**
+ * Write a temporary file durably; returns its stats (a rename keeps them),
+ * plain and exact. A write that fails (a full disk, a quota) removes its
+ * temporary file before the error goes on: only a crash leaves one behind.
+ */
 async function writeTemp(
   temp: string,
   data: string | Uint8Array,
   options: { mode?: number } = {},
 ): Promise<{ stats: Stats; exact: BigIntStats }> {
   const handle = await open(temp, 'wx', options.mode ?? 0o644);
+  let written = false;
   try {
     await handle.writeFile(data);
     // The umask narrows the mode given to open; a note's own mode is kept exactly.
@@ -77,9 +82,12 @@ async function writeTemp(
     // Security: flush before the rename so a crash never leaves a renamed
     // but empty file where the person's note was.
     await handle.sync();
-    return { stats: await handle.stat(), exact: await handle.stat({ bigint: true }) };
+    const stats = { stats: await handle.stat(), exact: await handle.stat({ bigint: true }) };
+    written = true;
+    return stats;
   } finally {
-    await handle.close();
+    await handle.close().catch(() => undefined);
+    if (!written) await unlink(temp).catch(() => undefined);
   }
 }
 
@@ -121,8 +129,12 @@ export async function replaceFileAtomicStreaming(
       for (let offset = 0; offset < bytes.length; ) offset += (await handle.write(bytes, offset)).bytesWritten;
     });
     if (keep) await handle.sync();
+  } catch (error) {
+    // A failed write or flush (a full disk) leaves no temporary file behind.
+    keep = false;
+    throw error;
   } finally {
-    await handle.close();
+    await handle.close().catch(() => undefined);
     if (!keep) await unlink(temp).catch(() => undefined);
   }
   if (!keep) return false;

@@ -7,6 +7,7 @@ import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
 import { ActivityLog } from '../vault/activity.js';
+import { settlePending } from '../vault/activity-settle.js';
 import type { Clock } from '../vault/clock.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
@@ -105,6 +106,12 @@ export class Runtime {
 
   private async load(): Promise<void> {
     const started = performance.now();
+    // Writes a killed server recorded ahead of making them are settled from the disk, beside the first read;
+    // a vault that cannot be written is left exactly as it is (its record is judged again by `activity`, in memory).
+    if (!this.own.readOnly) void settlePending(this.activity).then(
+      (settled) => settled > 0 && this.options.log(`Settled ${settled} write${settled === 1 ? '' : 's'} left pending in .dexi/activity.jsonl by a server that was stopped mid-write.`),
+      (error: unknown) => this.options.log(`Could not settle .dexi/activity.jsonl: ${(error as Error).message}`),
+    );
     // Each vault lists its files while the caches load; it reads notes only
     // once they have, and the indexes listen for them.
     const attached = this.indexing.attach();

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFile, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { createFileExclusive } from '../files/atomic.js';
@@ -20,15 +20,26 @@ import { hashContent } from './parse.js';
  *   Kept before the write is made, so that a crash between the two cannot
  *   lose the person's version. Git-ignored by its own `.gitignore`: these are
  *   copies of notes, and committing them would put old text back into the repo.
+ *
+ * Each write is recorded ahead of itself: its line, with `pending` (an id)
+ * and the writing process's `pid`, is appended before the file is touched,
+ * and a short line `{"settles": id, "done": …}` after. A kill in between
+ * leaves a pending line; the next start settles it from the disk
+ * (activity-settle.ts), so no change the server made is ever off the record.
  */
 
-/** One write of one file, as recorded. Hashes are hashContent of the whole file. */
+/**
+ * One write of one file, as recorded. Hashes are hashContent of the whole file.
+ * `late`: text another program wrote late into the file this call had
+ * replaced or removed, taken in; the entry stands for the call's earlier one
+ * of the same path (its `before` is that program's full version).
+ */
 export type Write =
   /** `madeFolder`: the first of the note's folders that the write made, for an undo to remove once empty. */
   | { action: 'created'; id: string; path: string; after: string; madeFolder?: string }
-  | { action: 'changed'; id: string; path: string; before: string; after: string }
+  | { action: 'changed'; id: string; path: string; before: string; after: string; late?: true }
   | { action: 'moved'; id: string; from: string; path: string; after: string; madeFolder?: string }
-  | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string } };
+  | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string }; late?: true };
 
 export interface ActivityEntry {
   time: string;
@@ -42,6 +53,9 @@ export interface ActivityEntry {
   because?: 'links';
   /** On an undo's writes: the call it undid. */
   undoes?: string;
+  /** Recorded ahead of the write: the id its settling line names, and the writer's process id. */
+  pending?: string;
+  pid?: number;
 }
 
 export type ActivityRecord = ActivityEntry & Write;
@@ -59,9 +73,33 @@ export interface Caller {
  */
 export interface WriteJournal {
   keep(bytes: Buffer): Promise<string>;
+  /**
+   * Record `write` ahead of it (a pending line; it throws, and nothing is
+   * written, when that line cannot be added), run `make`, then settle the
+   * line: done when `made(result)`, not done otherwise or when `make` throws.
+   */
+  around<T>(write: Write, make: () => Promise<T>, made: (result: T) => boolean): Promise<T>;
+  /** Record a write that changes no file of its own (late text taken into a delete's kept version). */
   record(write: Write): Promise<void>;
   /** The same call's journal for the writes it makes in other notes. */
   forLinks(): WriteJournal;
+}
+
+/** Whether an entry takes in late text (see Write's `late`). */
+export function isLate(entry: ActivityRecord): boolean {
+  return 'late' in entry && entry.late === true;
+}
+
+/** `journal.around` when there is a journal; `make` alone when writes are not recorded. */
+export function recorded<T>(journal: WriteJournal | undefined, write: Write | undefined, make: () => Promise<T>, made: (result: T) => boolean): Promise<T> {
+  return journal && write ? journal.around(write, make, made) : make();
+}
+
+/** A line that settles a pending entry. */
+interface Settling {
+  time: string;
+  settles: string;
+  done: boolean;
 }
 
 /** How long, and how much, of the replaced versions is kept. */
@@ -106,9 +144,16 @@ export function historyPath(vaultRoot: string, hash: string): string {
   return path.join(historyDir(vaultRoot), hash);
 }
 
-/** Parse activity.jsonl's text; lines that are not entries (a torn last line, a hand edit) are skipped. Pure. */
+/**
+ * Parse activity.jsonl's text; lines that are not entries (a torn last line,
+ * a hand edit) are skipped. A pending entry settled as done becomes a plain
+ * entry and one settled as not done is left out (a settling line saying done
+ * wins over one saying not: another process may have judged a write still
+ * under way); one not settled keeps its `pending` id. Pure.
+ */
 export function parseActivity(text: string): ActivityRecord[] {
   const entries: ActivityRecord[] = [];
+  const settled = new Map<string, boolean>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let value: unknown;
@@ -118,8 +163,24 @@ export function parseActivity(text: string): ActivityRecord[] {
       continue;
     }
     if (isRecord(value)) entries.push(value);
+    else if (isSettling(value)) settled.set(value.settles, settled.get(value.settles) === true || value.done);
   }
-  return entries;
+  const kept: ActivityRecord[] = [];
+  for (const entry of entries) {
+    if (entry.pending === undefined) kept.push(entry);
+    else if (!settled.has(entry.pending)) kept.push(entry);
+    else if (settled.get(entry.pending) === true) {
+      const { pending: _pending, pid: _pid, ...plain } = entry;
+      kept.push(plain as ActivityRecord);
+    }
+  }
+  return kept;
+}
+
+function isSettling(value: unknown): value is Settling {
+  if (typeof value !== 'object' || value === null) return false;
+  const line = value as Record<string, unknown>;
+  return typeof line.settles === 'string' && typeof line.done === 'boolean';
 }
 
 const ACTIONS = new Set(['created', 'changed', 'moved', 'deleted']);
@@ -166,12 +227,35 @@ export class ActivityLog {
   /** The journal of one call: its writes share a call id. */
   journal(caller: Caller, extra: { undoes?: string } = {}): WriteJournal {
     const call = randomUUID();
-    const make = (because: 'links' | undefined): WriteJournal => ({
-      keep: (bytes) => this.keep(bytes),
-      record: (write) => this.append({ time: this.clock.now().toISOString(), call, tool: caller.tool, by: caller.by, ...(because ? { because } : {}), ...extra, ...write }),
-      forLinks: () => make('links'),
-    });
+    const make = (because: 'links' | undefined): WriteJournal => {
+      const entry = (write: Write): ActivityRecord => ({ time: this.clock.now().toISOString(), call, tool: caller.tool, by: caller.by, ...(because ? { because } : {}), ...extra, ...write });
+      return {
+        keep: (bytes) => this.keep(bytes),
+        around: (write, run, made) => this.around(entry(write), run, made),
+        record: (write) => this.append(entry(write)),
+        forLinks: () => make('links'),
+      };
+    };
     return make(undefined);
+  }
+
+  /** See WriteJournal.around. */
+  private async around<T>(entry: ActivityRecord, make: () => Promise<T>, made: (result: T) => boolean): Promise<T> {
+    const pending = randomBytes(8).toString('hex');
+    await this.append({ ...entry, pending, pid: process.pid }, { ahead: true });
+    let done = false;
+    try {
+      const result = await make();
+      done = made(result);
+      return result;
+    } finally {
+      await this.append({ time: this.clock.now().toISOString(), settles: pending, done });
+    }
+  }
+
+  /** Settle a pending entry another process left (activity-settle.ts). */
+  settle(pending: string, done: boolean): Promise<void> {
+    return this.append({ time: this.clock.now().toISOString(), settles: pending, done });
   }
 
   /**
@@ -214,18 +298,25 @@ export class ActivityLog {
     }
   }
 
-  private append(entry: ActivityRecord): Promise<void> {
+  /**
+   * Append one line. A line written `ahead` of its write must be there
+   * before the write is made: failing to add it throws (and the write is not
+   * made). Any other line that cannot be added is logged: its write is made
+   * and its version kept, and a pending line is settled at the next start.
+   */
+  private append(entry: ActivityRecord | Settling, options: { ahead?: boolean } = {}): Promise<void> {
     const line = `${JSON.stringify(entry)}\n`;
     const next = this.appending.then(async () => {
       try {
         await this.logFolder();
         await appendFile(activityFile(this.root), line);
       } catch (error) {
-        // The write itself is made and its version kept; only the line is missing.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (options.ahead) throw new HistoryError(`The change could not be recorded in .dexi/activity.jsonl (${code ?? (error as Error).message}), so nothing was changed; check that the vault's .dexi folder can be written.`);
         this.log(`Could not add to .dexi/activity.jsonl: ${(error as Error).message}`);
       }
     });
-    this.appending = next;
+    this.appending = next.catch(() => undefined);
     return next;
   }
 

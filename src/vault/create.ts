@@ -5,7 +5,7 @@ import { fileNameForTitle, folderNameProblem, numberedName, printable } from '..
 import { resolveName } from '../files/names.js';
 import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
-import type { WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './activity.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import { DexiError, InvalidInputError, NoteCapError, NoteTooLargeError } from './errors.js';
@@ -92,21 +92,24 @@ export function createNote(
       const content = setFrontmatterKeys('', frontmatter) + request.text;
       assertFits(content);
       const attachmentFile = attachmentName === undefined ? undefined : path.join(realDir, attachmentName);
+      const write = { action: 'created', id: frontmatter.id as string, path: vaultPath, after: hashContent(content), ...(made.made ? { madeFolder: made.made } : {}) } as const;
       try {
-        // The original first, so that a note never names an attachment that is not there.
-        if (attachmentFile !== undefined && attachment !== undefined) await files.createExclusive(attachmentFile, attachment.bytes);
-        try {
-          await files.createExclusive(path.join(realDir, `${base}.md`), content);
-        } catch (error) {
-          if (attachmentFile !== undefined) await unlink(attachmentFile).catch(() => undefined);
-          throw error;
-        }
+        // Recorded ahead of the file, settled once it is there (or not).
+        await recorded(request.journal, write, async () => {
+          // The original first, so that a note never names an attachment that is not there.
+          if (attachmentFile !== undefined && attachment !== undefined) await files.createExclusive(attachmentFile, attachment.bytes);
+          try {
+            await files.createExclusive(path.join(realDir, `${base}.md`), content);
+          } catch (error) {
+            if (attachmentFile !== undefined) await unlink(attachmentFile).catch(() => undefined);
+            throw error;
+          }
+        }, () => true);
       } catch (error) {
         // A name taken by the note or its attachment: the next numbered name.
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
         throw error;
       }
-      await request.journal?.record({ action: 'created', id: frontmatter.id as string, path: vaultPath, after: hashContent(content), ...(made.made ? { madeFolder: made.made } : {}) });
       let record: NoteRecord | undefined = await lock.run(vaultPath, () => ingest.ingest(vaultPath));
       if (record === undefined || record.id !== frontmatter.id) {
         // Another program moved or removed the new file at once (the watcher

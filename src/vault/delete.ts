@@ -1,12 +1,11 @@
 import type { BigIntStats, Stats } from 'node:fs';
 import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { inLinkedFolder } from '../files/paths.js';
-import type { Write, WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './activity.js';
 import type { Catalog } from './catalog.js';
 import { NoteNotFoundError, ReadOnlyNoteError } from './errors.js';
 import { isNoteFileName } from './ignore.js';
-import { QUIET_MS, type NoteFiles } from './note-files.js';
+import type { NoteFiles } from './note-files.js';
 import type { Admit, NoteRecord } from './note.js';
 
 /**
@@ -64,9 +63,13 @@ export function attachmentPathProblem(attachment: string): { problem: string } |
 /**
  * `delete_note` under the note's lock, on the note the catalog had at
  * `seen.path`: delete its file and its attachment, and take it out of the
- * catalog. Answers 'retry' when the note moved or another program is
- * writing the file, 'missing' when there is no plain file there to delete.
- * The caller announces the removal.
+ * catalog. Answers 'retry' when the note moved or changed since the catalog
+ * saw it, 'missing' when there is no plain file there to delete. The file is
+ * read once it is quiet and complete (openQuiet), its bytes kept and the
+ * deletion recorded before it is unlinked, and only if it is still that
+ * file, unchanged. A file another program wrote moments before is watched
+ * after: text it still writes into it is kept (lateIntoDeleted). The caller
+ * announces the removal.
  */
 export async function deleteNoteFile(
   parts: DeleteParts,
@@ -80,51 +83,65 @@ export async function deleteNoteFile(
   if (!current) throw new NoteNotFoundError();
   if (current.path !== seen.path) return 'retry';
   admit?.(current);
-  const abs = files.absolute(current.path);
-  // Security: never unlink through a linked folder (that would delete a file outside the vault), nor a link itself.
-  const info = await lstat(abs).catch(() => undefined);
-  if (!info?.isFile() || (await inLinkedFolder(parts.root, abs))) return 'missing';
-  assertFileWritable(current, info, 'deleted');
-  // Deleting a file another program is writing would drop what it writes next.
-  if (Date.now() - info.ctimeMs < QUIET_MS) {
-    const quiet = await files.openQuiet(current.path);
-    const busy = quiet !== undefined && !files.isOwnWrite(current.path, quiet.hash) && quiet.hash !== current.hash;
-    await quiet?.file.handle.close();
-    if (quiet === undefined) return 'missing';
-    if (busy) return 'retry';
-  }
-  let before: string | undefined;
+  const file = await files.openQuiet(current.path, current);
+  if (!file) return 'missing';
+  let handedOver = false;
   try {
+    // Changed since the catalog saw it: catch up first (the boundary is judged on what is there).
+    if (file.hash !== current.hash) return 'retry';
+    assertFileWritable(current, file.file.stats, 'deleted');
+    const writtenByOthers = files.recentlyWrittenByOthers(current.path, file);
     // Kept first: the note's bytes as they are in the file that goes.
-    if (parts.journal) before = await parts.journal.keep(await readFile(abs));
-    await unlink(abs);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return 'missing';
+    const before = parts.journal ? await parts.journal.keep(file.file.bytes) : undefined;
+    const plan = current.attachment === undefined ? undefined : await planAttachment(parts, current, current.attachment, admitAttachment);
+    const attachment = plan && 'before' in plan && plan.before !== undefined ? { path: plan.path, before: plan.before } : undefined;
+    const write = before === undefined ? undefined : ({ action: 'deleted', id, path: current.path, before, ...(attachment ? { attachment } : {}) } as const);
+    let kept = plan && 'kept' in plan ? plan.kept : undefined;
+    const removed = await recorded(parts.journal, write, async () => {
+      const outcome = await files.remove(current.path, file);
+      if (outcome === 'removed' && plan && 'absolute' in plan) kept = await removeAttachment(plan.absolute);
+      return outcome;
+    }, (outcome) => outcome === 'removed');
+    if (removed === 'changed') return 'retry';
+    if (removed === 'missing') return 'missing';
+    catalog.unplace(current);
+    if (writtenByOthers) {
+      files.watchDisplaced(current.path, file, (theirs, plausible) => lateIntoDeleted(parts, id, current.path, theirs, plausible));
+      handedOver = true;
+    }
+    if (kept === undefined) return { record: current };
+    parts.log(`Kept attachment ${JSON.stringify(current.attachment)} of ${current.path}: ${kept}.`);
+    return { record: current, attachmentKept: `Its attachment ${current.attachment} was kept: ${kept}.` };
+  } finally {
+    if (!handedOver) await file.file.handle.close();
   }
-  catalog.unplace(current);
-  const removed = current.attachment === undefined ? { kept: undefined } : await deleteAttachment(parts, current, current.attachment, admitAttachment);
-  if (before !== undefined) {
-    const write: Write = { action: 'deleted', id, path: current.path, before, ...(removed.attachment ? { attachment: removed.attachment } : {}) };
-    await parts.journal?.record(write);
-  }
-  if (removed.kept === undefined) return { record: current };
-  parts.log(`Kept attachment ${JSON.stringify(current.attachment)} of ${current.path}: ${removed.kept}.`);
-  return { record: current, attachmentKept: `Its attachment ${current.attachment} was kept: ${removed.kept}.` };
 }
 
 /**
- * Remove a deleted note's attachment, or say why it stays: only a plain,
- * writable, non-note file at a vault path reached through real folders
- * alone (no link anywhere on the way, the file itself no link), outside
- * dot-folders, that the connection's boundary admits.
+ * Text another program wrote into a note's file after the server deleted it
+ * (it still held the file open): kept beside where the note was as a
+ * conflict copy, so that it does not vanish, and, when it looks complete,
+ * kept in the history as the version the delete removed, so that an undo
+ * puts it back whole.
  */
-async function deleteAttachment(
-  parts: DeleteParts,
-  note: NoteRecord,
-  attachment: string,
-  admit: AdmitAttachment | undefined,
-): Promise<{ kept: string | undefined; attachment?: { path: string; before: string } }> {
+async function lateIntoDeleted(parts: DeleteParts, id: string, vaultPath: string, theirs: Buffer, plausible: boolean): Promise<void> {
+  await parts.files.saveConflictCopy(vaultPath, theirs);
+  parts.log(`${vaultPath} was still being written by another program after the server deleted it; that text is kept beside it as a conflict copy.`);
+  if (!parts.journal || !plausible) return;
+  const before = await parts.journal.keep(theirs);
+  await parts.journal.record({ action: 'deleted', id, path: vaultPath, before, late: true });
+}
+
+/** What a delete does with its note's attachment: why it stays, or the file to remove (and its kept version). */
+type AttachmentPlan = { kept: string } | { path: string; absolute: string; before: string | undefined };
+
+/**
+ * Whether a deleted note's attachment may go, and its bytes kept first:
+ * only a plain, writable, non-note file at a vault path reached through real
+ * folders alone (no link anywhere on the way, the file itself no link),
+ * outside dot-folders, that the connection's boundary admits.
+ */
+async function planAttachment(parts: DeleteParts, note: NoteRecord, attachment: string, admit: AdmitAttachment | undefined): Promise<AttachmentPlan> {
   const named = attachmentPathProblem(attachment);
   if ('problem' in named) return { kept: named.problem };
   if (admit && !admit(named.path, note)) return { kept: 'it is outside what this connection may change' };
@@ -146,15 +163,26 @@ async function deleteAttachment(
         before = await parts.journal.keep(await readFile(at));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
-        // Not removed without a way back: the note is gone, its attachment stays.
+        // Not removed without a way back: the note goes, its attachment stays.
         return { kept: 'a copy of it could not be kept in .dexi/history' };
       }
     }
-    await unlink(at);
-    return before === undefined ? { kept: undefined } : { kept: undefined, attachment: { path: named.path, before } };
+    return { path: named.path, absolute: at, before };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kept: 'there is no such file' };
     return { kept: `it could not be removed (${code ?? (error as Error).message})` };
+  }
+}
+
+/** Remove a planned attachment; why it stays when it cannot be. */
+async function removeAttachment(absolute: string): Promise<string | undefined> {
+  try {
+    await unlink(absolute);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'there is no such file';
+    return `it could not be removed (${code ?? (error as Error).message})`;
   }
 }

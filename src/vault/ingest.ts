@@ -44,8 +44,9 @@ export class Ingest {
 
   /** Read one file and bring the catalog in step with it. */
   async ingest(vaultPath: string, cached?: NoteRecord): Promise<NoteRecord | undefined> {
-    const file = await this.files.open(vaultPath);
     const atPath = this.catalog.atPath(vaultPath);
+    // The note as last read is the measure of a half-written version (see NoteFiles.open).
+    const file = await this.files.open(vaultPath, atPath ?? cached);
     if (!file) {
       if (atPath) {
         this.catalog.unplace(atPath);

@@ -1,4 +1,4 @@
-import { type BigIntStats, type Stats } from 'node:fs';
+import { fstatSync, lstatSync, unlinkSync, type BigIntStats, type Stats } from 'node:fs';
 import { lstat, rename } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -19,7 +19,10 @@ import type { Clock } from './clock.js';
 import { DexiError, NoteBusyError, ReadOnlyNoteError } from './errors.js';
 import { MAX_NOTE_BYTES } from './ignore.js';
 import { hashContent } from './parse.js';
+import { CompleteShapes, followOldFile, HALF_WRITTEN_QUIET_MS, MAX_BUSY_WAIT_MS, whenComplete, type LateWrite } from './late-writes.js';
 import { formatIso } from './time.js';
+
+export type { LateWrite } from './late-writes.js';
 
 /**
  * Test seam, kept to one function: called at two points of every guarded
@@ -45,14 +48,12 @@ export interface NoteFile {
   ctimeMs: number;
   ino: number;
   birthtimeMs: number;
+  /**
+   * Set when this version, written moments ago by another program, looks
+   * like the last complete one cut short (see looksHalfWritten): why.
+   */
+  halfWritten?: string;
 }
-
-/**
- * What to do with text a program wrote into a file after the server had
- * replaced it: given that text and what the server last wrote, bring it back
- * and say what the note now holds (undefined: it was kept as a conflict copy).
- */
-export type LateWrite = (theirs: Buffer, ours: Buffer) => Promise<Buffer | undefined>;
 
 // The BOM is kept in the text, so that the text is the file's bytes exactly
 // (its hash theirs, and a write keeps the BOM); the frontmatter reader allows it.
@@ -61,21 +62,12 @@ const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
 /**
  * A note another program changed less than this long ago may still be being
  * written (a script that truncates, writes half, pauses and writes the rest):
- * the server waits until it has been quiet this long before replacing it,
- * and gives up after MAX_BUSY_WAIT_MS with a plain "being written" error.
+ * the server waits until it has been quiet this long before replacing it
+ * (HALF_WRITTEN_QUIET_MS while it looks half-written, see late-writes.ts).
  */
 export const QUIET_MS = 300;
-const MAX_BUSY_WAIT_MS = 3000;
-/**
- * After replacing a note that another program wrote less than this long ago,
- * the old file is watched for a while (TAIL_MS after its last change, at most
- * TAIL_MAX_MS): a program still holding it open writes into a file that is no
- * longer in the vault, and that text is brought back.
- */
+/** A note another program wrote less than this long ago is watched after the server replaces or removes it (see watchDisplaced). */
 const RECENT_WRITE_MS = 5000;
-const TAIL_POLL_MS = 50;
-const TAIL_MS = 2000;
-const TAIL_MAX_MS = 30_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,6 +105,8 @@ export class NoteFiles {
   private linkedFolders: Map<string, Promise<boolean>> | undefined;
   /** The hash of what the server itself last wrote at each path: a file still holding it is not being written by anyone else. */
   private readonly ownWrites = new Map<string, string>();
+  /** The last complete version of each note changed while the server runs (not during the first read: the catalog's size stands in). */
+  private readonly shapes = new CompleteShapes();
   /** Old files being watched for late writes after a replace (see watchDisplaced). */
   private readonly tails = new Set<Promise<void>>();
   private closing = false;
@@ -145,9 +139,11 @@ export class NoteFiles {
    * Open a note file and read it through the open handle, or undefined when
    * there is no note there: missing, a symbolic link (never followed, read or
    * written), inside a folder reached through a link, not a regular file, or
-   * over the size limit. The caller must close `file.handle`.
+   * over the size limit. The caller must close `file.handle`. `known`: the
+   * note as the catalog has it, the last complete version when none is
+   * remembered.
    */
-  async open(vaultPath: string): Promise<NoteFile | undefined> {
+  async open(vaultPath: string, known?: { size: number }): Promise<NoteFile | undefined> {
     const abs = this.absolute(vaultPath);
     // Security: a folder of the vault replaced by a link to elsewhere must not
     // let its old notes be read or written through it.
@@ -171,7 +167,7 @@ export class NoteFiles {
         content = LOSSY.decode(file.bytes);
         valid = false;
       }
-      return {
+      const note: NoteFile = {
         file,
         content,
         valid,
@@ -182,6 +178,8 @@ export class NoteFiles {
         ino: info.ino,
         birthtimeMs: info.birthtimeMs,
       };
+      this.judgeShape(vaultPath, note, known);
+      return note;
     } catch (error) {
       await file.handle.close();
       throw error;
@@ -189,23 +187,41 @@ export class NoteFiles {
   }
 
   /**
-   * open, once the file has been quiet for QUIET_MS: a file another program
-   * changed moments ago may still be being written, and replacing it now
-   * would send the rest of that program's text into a file no longer in the
-   * vault. Its change time is used, which no program can set back.
+   * Whether `note`, just read, looks like a half-written version of the last
+   * complete one (marked on it). Not during the first read, which would
+   * remember every note of the vault.
    */
-  async openQuiet(vaultPath: string): Promise<NoteFile | undefined> {
+  private judgeShape(vaultPath: string, note: NoteFile, known: { size: number } | undefined): void {
+    if (this.linkedFolders !== undefined) return;
+    const own = this.isOwnWrite(vaultPath, note.hash);
+    const why = this.shapes.judge(vaultPath, { bytes: note.file.bytes, content: note.content, ctimeMs: note.ctimeMs, own }, known);
+    if (why !== undefined) note.halfWritten = why;
+  }
+
+  /**
+   * open, once the file has been quiet for QUIET_MS (HALF_WRITTEN_QUIET_MS
+   * while it looks half-written): a file another program changed moments ago
+   * may still be being written, and building on it now would either tear the
+   * note (the half written so far, edited, replacing it) or send the rest of
+   * that program's text into a file no longer in the vault. Its change time
+   * is used, which no program can set back. `known` as for open.
+   */
+  async openQuiet(vaultPath: string, known?: { size: number }): Promise<NoteFile | undefined> {
     const deadline = Date.now() + MAX_BUSY_WAIT_MS;
     for (;;) {
-      const file = await this.open(vaultPath);
+      const file = await this.open(vaultPath, known);
       if (!file) return undefined;
       const quietFor = Date.now() - file.ctimeMs;
+      const needed = file.halfWritten === undefined ? QUIET_MS : HALF_WRITTEN_QUIET_MS;
       // A change time far in the future is a clock problem, not a writer.
-      const quiet = quietFor >= QUIET_MS || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.hash);
+      const quiet = quietFor >= needed || quietFor < -60_000 || this.isOwnWrite(vaultPath, file.hash);
       if (quiet) return file;
       await file.file.handle.close();
-      if (Date.now() >= deadline) throw new NoteBusyError();
-      await sleep(Math.max(10, Math.min(QUIET_MS - quietFor, deadline - Date.now())));
+      if (Date.now() >= deadline) {
+        if (file.halfWritten !== undefined) this.options.log(`${vaultPath} looks half-written by another program (${file.halfWritten}); the edit was refused rather than built on it.`);
+        throw new NoteBusyError();
+      }
+      await sleep(Math.max(10, Math.min(needed - quietFor, 100, deadline - Date.now())));
     }
   }
 
@@ -260,12 +276,14 @@ export class NoteFiles {
     if (result.outcome === 'changed') return 'changed';
     if (result.outcome === 'replaced') {
       this.ownWrites.set(vaultPath, hashContent(next));
+      this.shapes.written(vaultPath, typeof next === 'string' ? Buffer.from(next) : next);
       return result.stats;
     }
     this.stats.writesPutBack++;
     this.options.log(`${vaultPath} was written by another program just as the server replaced it; its text is put back and the edit redone on it.`);
     const ours = typeof next === 'string' ? Buffer.from(next) : next;
-    return (await this.putBack(vaultPath, ours, result.written, result.bytes)) === 'changed' ? 'changed' : result.stats;
+    const theirs = await whenComplete(base.file, result.bytes);
+    return (await this.putBack(vaultPath, ours, result.written, theirs)) === 'changed' ? 'changed' : result.stats;
   }
 
   private async guardedOptions(vaultPath: string, base: NoteFile): Promise<GuardedOptions> {
@@ -340,6 +358,7 @@ export class NoteFiles {
     }
     this.ownWrites.delete(fromPath);
     this.ownWrites.set(toPath, base.hash);
+    this.shapes.moved(fromPath, toPath);
     return lstat(to);
   }
 
@@ -365,48 +384,49 @@ export class NoteFiles {
   }
 
   /**
-   * After replacing a note that another program wrote moments before, keep
-   * the old file open and watch it: a program that still holds it (a script
-   * writing with pauses, a `>>` loop on one descriptor) writes into a file
-   * that is no longer in the vault. Each time it has written and gone quiet,
-   * `late` brings its version back. The caller hands over `base` and must not
-   * close it.
+   * Remove a note file that was read as `base`, unless it changed since: the
+   * same checks as replaceGuarded (content read again through the handle;
+   * the path still that file, its size and times unchanged, checked back to
+   * back with the unlink). 'missing' when no file is there (or it is reached
+   * through a link). The caller keeps `base` open, to watch it for late writes.
    */
-  watchDisplaced(vaultPath: string, base: NoteFile, ours: string, late: LateWrite): void {
-    const tail = (async (): Promise<void> => {
-      const handle = base.file.handle;
-      let seen: Buffer = base.file.bytes;
-      let current: Buffer = Buffer.from(ours);
-      let last: BigIntStats = base.file.stats;
-      const started = Date.now();
-      let lastChange = started;
-      let pending = false;
-      try {
-        for (;;) {
-          const done = this.closing || Date.now() - lastChange >= TAIL_MS || Date.now() - started >= TAIL_MAX_MS;
-          if (!done) await sleep(TAIL_POLL_MS);
-          const now = await handle.stat({ bigint: true });
-          if (now.size !== last.size || now.mtimeNs !== last.mtimeNs) {
-            last = now;
-            lastChange = Date.now();
-            pending = true;
-          }
-          if (pending && (done || Date.now() - lastChange >= QUIET_MS)) {
-            pending = false;
-            const theirs = (await readWhole(handle, Number(now.size), Number.MAX_SAFE_INTEGER)) as Buffer;
-            if (!theirs.equals(seen)) {
-              seen = theirs;
-              current = (await late(theirs, current)) ?? current;
-            }
-          }
-          if (done) return;
-        }
-      } catch (error) {
-        this.options.log(`Watching the replaced version of ${vaultPath}: ${(error as Error).message}`);
-      } finally {
-        await handle.close().catch(() => undefined);
-      }
-    })();
+  async remove(vaultPath: string, base: NoteFile): Promise<'removed' | 'changed' | 'missing'> {
+    const abs = this.absolute(vaultPath);
+    if (vaultPath.includes('/') && (await this.inLinkedFolder(abs, true))) return 'missing';
+    const before = await base.file.handle.stat({ bigint: true });
+    const now = await readWhole(base.file.handle, base.file.bytes.length, MAX_NOTE_BYTES);
+    if (now === 'too-large' || !now.equals(base.file.bytes)) return 'changed';
+    // Security: from here to the unlink, no await: nothing else of this process runs in between.
+    let atPath: BigIntStats;
+    try {
+      atPath = lstatSync(abs, { bigint: true });
+    } catch {
+      return 'missing';
+    }
+    const held = fstatSync(base.file.handle.fd, { bigint: true });
+    if (!atPath.isFile() || !isSameFile(atPath, base.file.stats)) return 'changed';
+    if (held.size !== before.size || held.mtimeNs !== before.mtimeNs || held.ctimeNs !== before.ctimeNs) return 'changed';
+    try {
+      unlinkSync(abs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw writeError(vaultPath, error);
+    }
+    this.ownWrites.delete(vaultPath);
+    this.shapes.forget(vaultPath);
+    return 'removed';
+  }
+
+  /**
+   * After replacing or removing a note that another program wrote moments
+   * before, keep the old file open and watch it (followOldFile): what that
+   * program still writes into it is brought back by `late`. The caller hands
+   * over `base` and must not close it.
+   */
+  watchDisplaced(vaultPath: string, base: NoteFile, late: LateWrite): void {
+    const tail = followOldFile(base.file, late, () => this.closing)
+      .catch((error: unknown) => this.options.log(`Watching the replaced version of ${vaultPath}: ${(error as Error).message}`))
+      .finally(() => base.file.handle.close().catch(() => undefined));
     this.tails.add(tail);
     void tail.finally(() => this.tails.delete(tail));
   }

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createFileExclusive, openRegularFile, replaceGuarded, type OpenedFile } from '../files/atomic.js';
 import { ensureTempDir } from '../files/dexi-dir.js';
 import { folderPathProblem, inLinkedFolder, resolveInside } from '../files/paths.js';
-import { HISTORY_KEPT, HistoryError, type ActivityLog, type ActivityRecord, type Write } from './activity.js';
+import { HISTORY_KEPT, HistoryError, isLate, type ActivityLog, type ActivityRecord, type Write } from './activity.js';
+import { settledEntries } from './activity-settle.js';
 import { DexiError } from './errors.js';
 import { hashContent } from './parse.js';
 import { formatLocal } from './time.js';
@@ -28,7 +29,12 @@ export interface RecordedCall {
   entries: ActivityRecord[];
 }
 
-/** The calls on record, in order, and which of them an undo has taken back. Pure. */
+/**
+ * The calls on record, in order, and which of them an undo has taken back.
+ * A `late` entry (text another program wrote late into the file the call
+ * had replaced or removed, taken in) stands in for the call's earlier entry
+ * of the same path, so that an undo puts back that program's full version. Pure.
+ */
 export function recordedCalls(entries: readonly ActivityRecord[]): { calls: RecordedCall[]; undone: Set<string> } {
   const byCall = new Map<string, RecordedCall>();
   const undone = new Set<string>();
@@ -39,7 +45,9 @@ export function recordedCalls(entries: readonly ActivityRecord[]): { calls: Reco
       call = { call: entry.call, entries: [] };
       byCall.set(entry.call, call);
     }
-    call.entries.push(entry);
+    const earlier = isLate(entry) ? call.entries.findIndex((other) => other.path === entry.path && other.action === entry.action) : -1;
+    if (earlier === -1) call.entries.push(entry);
+    else call.entries[earlier] = { ...(call.entries[earlier] as ActivityRecord), ...entry } as ActivityRecord;
   }
   return { calls: [...byCall.values()], undone };
 }
@@ -214,7 +222,7 @@ async function createAt(root: string, absolute: string, bytes: Buffer): Promise<
  * history and recorded as the undo's own write. Returns the call undone.
  */
 export async function undo(log: ActivityLog, target: UndoTarget): Promise<RecordedCall> {
-  const entries = await log.entries();
+  const entries = await settledEntries(log, { persist: true });
   const call = callToUndo(entries, target);
   if ('problem' in call) throw new UndoError(call.problem);
   const open = openCalls(recordedCalls(entries));
@@ -227,61 +235,74 @@ export async function undo(log: ActivityLog, target: UndoTarget): Promise<Record
   const version = (hash: string): Buffer => versions.get(hash) as Buffer;
   for (const entry of [...call.entries].reverse()) {
     const absolute = await safeFile(root, entry.path);
-    let write: Write;
     try {
-      switch (entry.action) {
-        case 'changed': {
-          const bytes = version(entry.before);
-          const base = await openedAt(absolute, entry.path, entry.after);
-          try {
-            await journal.keep(base.bytes);
-            const result = await replaceGuarded(absolute, bytes, base, { tempDir: await ensureTempDir(root), mode: Number(base.stats.mode) & 0o7777, maxBytes: MAX_FILE_BYTES });
-            if (result.outcome !== 'replaced') throw new UndoError(`${entry.path} changed while it was being put back; run "dexi-vault activity" to see where things stand.`);
-          } finally {
-            await base.handle.close();
-          }
-          write = { action: 'changed', id: entry.id, path: entry.path, before: entry.after, after: entry.before };
-          break;
-        }
-        case 'created': {
-          const base = await openedAt(absolute, entry.path, entry.after);
-          await base.handle.close();
-          await journal.keep(base.bytes);
-          await unlink(absolute);
-          write = { action: 'deleted', id: entry.id, path: entry.path, before: entry.after };
-          break;
-        }
-        case 'moved': {
-          const from = await safeFile(root, entry.from);
-          const base = await openedAt(absolute, entry.path, entry.after);
-          await base.handle.close();
-          await mkdir(path.dirname(from), { recursive: true });
-          // A hard link never replaces a file that appeared at the old place meanwhile; then the new place goes.
-          await link(absolute, from);
-          await unlink(absolute);
-          write = { action: 'moved', id: entry.id, from: entry.path, path: entry.from, after: entry.after };
-          break;
-        }
-        case 'deleted': {
-          await createAt(root, absolute, version(entry.before));
-          if (entry.attachment) {
-            const attachment = await safeFile(root, entry.attachment.path);
-            const there = await lstat(attachment).catch(() => undefined);
-            if (!there) await createAt(root, attachment, version(entry.attachment.before));
-          }
-          write = { action: 'created', id: entry.id, path: entry.path, after: entry.before };
-          break;
-        }
-      }
+      await journal.around(inverse(entry), () => putBack(log, entry, absolute, version), () => true);
     } catch (error) {
       if (error instanceof UndoError || error instanceof HistoryError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       throw new UndoError(`Putting back ${entry.path} failed (${code ?? (error as Error).message}); run "dexi-vault activity" to see what was undone.`);
     }
-    await journal.record(write);
     if ((entry.action === 'created' || entry.action === 'moved') && entry.madeFolder !== undefined) await removeMadeFolders(root, entry.path, entry.madeFolder);
   }
   return call;
+}
+
+/** The write that undoes `entry`, as the undo records it. */
+function inverse(entry: ActivityRecord): Write {
+  switch (entry.action) {
+    case 'changed':
+      return { action: 'changed', id: entry.id, path: entry.path, before: entry.after, after: entry.before };
+    case 'created':
+      return { action: 'deleted', id: entry.id, path: entry.path, before: entry.after };
+    case 'moved':
+      return { action: 'moved', id: entry.id, from: entry.path, path: entry.from, after: entry.after };
+    case 'deleted':
+      return { action: 'created', id: entry.id, path: entry.path, after: entry.before };
+  }
+}
+
+/** Put back what one write of the call changed (checked beforehand by checkUndoable), keeping what it replaces. */
+async function putBack(log: ActivityLog, entry: ActivityRecord, absolute: string, version: (hash: string) => Buffer): Promise<void> {
+  const root = log.root;
+  switch (entry.action) {
+    case 'changed': {
+      const base = await openedAt(absolute, entry.path, entry.after);
+      try {
+        await log.keep(base.bytes);
+        const result = await replaceGuarded(absolute, version(entry.before), base, { tempDir: await ensureTempDir(root), mode: Number(base.stats.mode) & 0o7777, maxBytes: MAX_FILE_BYTES });
+        if (result.outcome !== 'replaced') throw new UndoError(`${entry.path} changed while it was being put back; run "dexi-vault activity" to see where things stand.`);
+      } finally {
+        await base.handle.close();
+      }
+      return;
+    }
+    case 'created': {
+      const base = await openedAt(absolute, entry.path, entry.after);
+      await base.handle.close();
+      await log.keep(base.bytes);
+      await unlink(absolute);
+      return;
+    }
+    case 'moved': {
+      const from = await safeFile(root, entry.from);
+      const base = await openedAt(absolute, entry.path, entry.after);
+      await base.handle.close();
+      await mkdir(path.dirname(from), { recursive: true });
+      // A hard link never replaces a file that appeared at the old place meanwhile; then the new place goes.
+      await link(absolute, from);
+      await unlink(absolute);
+      return;
+    }
+    case 'deleted': {
+      await createAt(root, absolute, version(entry.before));
+      if (entry.attachment) {
+        const attachment = await safeFile(root, entry.attachment.path);
+        const there = await lstat(attachment).catch(() => undefined);
+        if (!there) await createAt(root, attachment, version(entry.attachment.before));
+      }
+      return;
+    }
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './activity.js';
 import { Catalog } from './catalog.js';
 import { cacheDir } from '../files/dexi-dir.js';
 import { numberedName } from '../files/filenames.js';
@@ -12,7 +12,7 @@ import type { Clock } from './clock.js';
 import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
 import { ConcurrentEditError, DexiError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { GitDates } from './git-dates.js';
-import { isIgnoredPath, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
+import { isIgnoredPath, isNoteFileName } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
@@ -20,7 +20,8 @@ import { rewriteLinks } from './link-rewrite.js';
 import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
 import { extractTags } from './markdown.js';
-import { decodeStrict, NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
+import { bringBackLate, type Change, type LateText } from './late-edits.js';
+import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { frontmatterTags, mergeTags } from './tags.js';
@@ -81,9 +82,6 @@ export type { AdmitAttachment, Deleted } from './delete.js';
  * notes it sees, and are repaired so.
  */
 type LinkMeanings = Map<string, { links: Map<string, string>; visible?: Visible }>;
-
-/** How an edit turns a note's current content into its new content; undefined: nothing to write. */
-type Change = (content: string, record: NoteRecord) => string | undefined;
 
 /** What a step on the current version of a note asks next: try again, or the note's file was not where the catalog said. */
 type Step<T> = T | 'retry' | 'missing';
@@ -470,15 +468,22 @@ export class Vault extends EventEmitter<VaultEvents> {
    * changed it meanwhile; otherwise redo the edit on the new content, so that
    * neither change is lost.
    */
-  private edit(id: string, change: Change, admit?: Admit, journal?: WriteJournal): Promise<NoteWithBody> {
+  private edit(id: string, change: Change, admit?: Admit, journal?: WriteJournal, late: LateText = 'merge'): Promise<NoteWithBody> {
     return this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit, journal));
+      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit, journal, late));
     });
   }
 
-  private async editLocked(id: string, record: NoteRecord, change: Change, admit: Admit | undefined, journal: WriteJournal | undefined): Promise<Step<NoteWithBody>> {
-    const file = await this.files.openQuiet(record.path);
+  private async editLocked(
+    id: string,
+    record: NoteRecord,
+    change: Change,
+    admit: Admit | undefined,
+    journal: WriteJournal | undefined,
+    late: LateText,
+  ): Promise<Step<NoteWithBody>> {
+    const file = await this.files.openQuiet(record.path, record);
     if (!file) return 'missing';
     let handedOver = false;
     let next: string | undefined;
@@ -492,12 +497,17 @@ export class Vault extends EventEmitter<VaultEvents> {
       const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file);
       // Kept before the file is touched: a crash after the write must not lose the version it replaced.
       const before = await journal?.keep(file.file.bytes);
-      // The file was read through `file`; it is replaced only if that is still what the path holds, unchanged.
-      const written = await this.files.replace(record.path, file, next);
+      const write = before === undefined ? undefined : ({ action: 'changed', id, path: record.path, before, after: hashContent(next) } as const);
+      const content = next;
+      // Recorded ahead; the file was read through `file`, and is replaced only if that is still what the path holds, unchanged.
+      const written = await recorded(journal, write, () => this.files.replace(record.path, file, content), (result) => result !== 'changed');
       if (written === 'changed') return 'retry';
-      if (before !== undefined) await journal?.record({ action: 'changed', id, path: record.path, before, after: hashContent(next) });
       if (writtenByOthers) {
-        this.files.watchDisplaced(record.path, file, next, (theirs, ours) => this.bringBack(record.path, theirs, ours, change));
+        let ours: Buffer = Buffer.from(next);
+        const parts = { lock: this.lock, files: this.files, catalog: this.catalog, ingest: this.ingester, log: this.options.log };
+        this.files.watchDisplaced(record.path, file, async (theirs, plausible) => {
+          ours = (await bringBackLate(parts, { id, vaultPath: record.path, theirs, plausible, ours, change, journal, late })) ?? ours;
+        });
         handedOver = true;
       }
       // The new file's own stats: the path may already have been moved on by another program.
@@ -540,43 +550,15 @@ export class Vault extends EventEmitter<VaultEvents> {
     return { record: this.catalog.get(id) ?? updated, body: parsed.body };
   }
 
-  /**
-   * Bring back `theirs`, text written into a replaced file: redo the edit on
-   * it where the note still holds `ours` (what the server last wrote), else
-   * keep it as a conflict copy. Returns what the note now holds when the
-   * server wrote it.
-   */
-  private bringBack(vaultPath: string, theirs: Buffer, ours: Buffer, change: Change): Promise<Buffer | undefined> {
-    return this.lock.run(vaultPath, async () => {
-      let written: Buffer | undefined;
-      const current = await this.files.open(vaultPath);
-      try {
-        const record = this.catalog.atPath(vaultPath);
-        const text = decodeStrict(theirs);
-        if (current && record && text !== undefined && current.file.bytes.equals(ours)) {
-          const next = change(text, record);
-          if (next !== undefined && Buffer.byteLength(next) <= MAX_NOTE_BYTES && (await this.files.replace(vaultPath, current, next)) !== 'changed') {
-            written = Buffer.from(next);
-            this.files.recovered(vaultPath);
-          }
-        }
-        if (!written) await this.files.saveConflictCopy(vaultPath, theirs);
-      } finally {
-        await current?.file.handle.close();
-      }
-      await this.ingester.ingest(vaultPath);
-      return written;
-    });
-  }
-
   async update(id: string, request: UpdateRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     if (asksForNothing(request)) throw new NothingToUpdateError();
     const now = this.options.clock.now();
+    const replacesBody = request.mode === 'replace' && request.text !== undefined;
     return this.edit(id, (content) => {
       const edited = editedContent(content, request, now);
       request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
       return edited.content;
-    }, request.admit, journal);
+    }, request.admit, journal, replacesBody ? 'copy' : 'merge');
   }
 
   /**
@@ -655,13 +637,14 @@ export class Vault extends EventEmitter<VaultEvents> {
         const toPath = spelt === null ? fileName : `${spelt}/${fileName}`;
         if (this.catalog.pathTakenIgnoringCase(toPath)) continue;
         const before = this.linkMeanings(current, toPath, visible);
-        const moved = await this.lock.run(toPath, async () => {
+        const write = { action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) } as const;
+        // Recorded ahead of the rename, settled once it is made (or not).
+        const moved = await recorded(journal, write, () => this.lock.run(toPath, async () => {
           await close();
           return this.files.move(current.path, toPath, file);
-        });
+        }), (result) => typeof result !== 'string');
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
-        await journal?.record({ action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) });
         const placed = this.placeWritten(id, toPath, file.content, moved).record;
         return placed.title === current.title ? { before } : { before, title: current.title };
       }

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
 import { cacheFile } from '../../src/index/cache.js';
 import { cacheDir } from '../../src/files/dexi-dir.js';
+import { ActivityLog, type ActivityRecord } from '../../src/vault/activity.js';
+import { settledEntries } from '../../src/vault/activity-settle.js';
+import { hashContent } from '../../src/vault/parse.js';
 import { CLI } from '../e2e/process.js';
 import { removeDir, writeVault } from '../helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
@@ -103,6 +106,26 @@ async function checkAnswers(server: RawServer, notes: Map<string, Note>, absentT
   return problems;
 }
 
+/**
+ * Every change a kill left on disk is on record, as the next start will read
+ * it (pending lines settled from the disk): each note changed or made has an
+ * entry whose `after` is its content, each note gone an entry deleting it.
+ */
+function unrecorded(entries: readonly ActivityRecord[], before: Map<string, Note>, after: Map<string, Note>): string[] {
+  const hash = (note: Note): string => hashContent(Buffer.from(note.content));
+  const missing: string[] = [];
+  for (const [id, note] of after) {
+    if (before.get(id)?.content === note.content) continue;
+    const action = before.has(id) ? 'changed' : 'created';
+    if (!entries.some((entry) => entry.action === action && entry.path === note.path && entry.after === hash(note))) missing.push(`${action} ${note.path}`);
+  }
+  for (const [id, note] of before) {
+    if (after.has(id)) continue;
+    if (!entries.some((entry) => entry.action === 'deleted' && entry.path === note.path && entry.before === hash(note))) missing.push(`deleted ${note.path}`);
+  }
+  return missing;
+}
+
 describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
   it(`${ROUNDS} rounds: every file old or new, acknowledged writes kept, restarts need no repair`, async () => {
     expect(existsSync(CLI), 'build first: npm run build').toBe(true);
@@ -115,7 +138,7 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
     // A git work tree, so that what a kill leaves behind is seen as `git add -A` would see it.
     initRepo(dir);
 
-    const totals = { sent: 0, acked: 0, unanswered: 0, tempLeft: 0, roundsWithTemp: 0, cacheTorn: 0, cacheGarbage: 0, restarts: 0 };
+    const totals = { changesOnRecord: 0, sent: 0, acked: 0, unanswered: 0, tempLeft: 0, roundsWithTemp: 0, cacheTorn: 0, cacheGarbage: 0, restarts: 0 };
     let baseline = (await readNotes(dir)).notes;
     let absentTokens: string[] = [];
     let leftBehind: string[] = [];
@@ -211,6 +234,9 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
       }
       for (const [id, op] of created) if (!notes.has(id)) problems.push(`created note ${id} (${(op as { title: string }).title}) was acknowledged but is gone`);
       expect(problems, `round ${round}`).toEqual([]);
+      const record = await settledEntries(new ActivityLog(dir, { now: () => new Date() }, () => undefined), { persist: false });
+      expect(unrecorded(record, baseline, notes), `changes not on record after kill ${round}`).toEqual([]);
+      totals.changesOnRecord += [...notes].filter(([id, note]) => baseline.get(id)?.content !== note.content).length + [...baseline.keys()].filter((id) => !notes.has(id)).length;
 
       // Temporary files the kill left behind: never notes; their words must not be found after the restart.
       // They are all under .dexi/cache/ (ignored by git), never beside a note: a note's in tmp/, the
@@ -246,7 +272,8 @@ describe('crash safety: SIGKILL in the middle of a burst of writes', () => {
       `[hardening] crash: ${ROUNDS} SIGKILLs of the built server mid-burst, ${totals.restarts} restarts checked; ${totals.sent} writes sent, ` +
         `${totals.acked} acknowledged before the kill, ${totals.unanswered} unanswered when killed; ` +
         `${totals.tempLeft} temporary files left by ${totals.roundsWithTemp} kills (never taken for notes); ` +
-        `index cache cut short ${totals.cacheTorn} times, garbage ${totals.cacheGarbage} times; every file old or new, 0 acknowledged writes lost`,
+        `index cache cut short ${totals.cacheTorn} times, garbage ${totals.cacheGarbage} times; every file old or new, 0 acknowledged writes lost; ` +
+        `${totals.changesOnRecord} changes on disk after the kills, every one on record`,
     );
   }, 150_000);
 });
