@@ -4,7 +4,8 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import type { Address, Attachment, Email } from 'postal-mime';
 import { DECODER_LOSES_WINDOWS_1252, windows1252C1 } from './charset.js';
-import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
+import { convertHtml, ConversionError } from './convert-pool.js';
+import { tidyMarkdown } from './html-markdown.js';
 
 /** One message as the importer needs it: who, when, what, and the body as Markdown. */
 export interface EmailMessage {
@@ -137,10 +138,17 @@ function attachmentNamesOf(attachments: Attachment[]): string[] {
 // web and mail links survive. Mail is hostile input, so that filter is wanted here.
 const NO_BASE = 'about:blank';
 
-function bodyOf(email: Email): string {
+async function bodyOf(email: Email): Promise<string> {
   const text = tidyMarkdown(repairC1(email.text ?? ''));
   if (text) return text;
-  return email.html ? htmlToMarkdown(repairC1(email.html), NO_BASE) : '';
+  if (!email.html) return '';
+  try {
+    return await convertHtml(repairC1(email.html), NO_BASE);
+  } catch (error) {
+    // The note is still made: the message itself is kept whole in its .eml attachment.
+    if (error instanceof ConversionError) return `The text of this message could not be shown here: ${error.reason} It is kept whole in the attached .eml file.`;
+    throw error;
+  }
 }
 
 async function postalParse(bytes: Buffer, forceRfc822Attachments: boolean): Promise<Email> {
@@ -168,7 +176,7 @@ export async function parseEmail(raw: Buffer): Promise<EmailMessage> {
     subject: repairC1(email.subject ?? '').trim(),
     to: mailboxes(repairAddresses(email.to)),
     cc: mailboxes(repairAddresses(email.cc)),
-    body: bodyOf(email),
+    body: await bodyOf(email),
     attachmentNames: attachmentNamesOf(own.attachments).map((name) => repairC1(name)),
   };
   const messageId = messageIdOf(email.messageId);
