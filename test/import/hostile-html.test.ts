@@ -235,6 +235,19 @@ describe('hostile pages in `import bookmarks --fetch` (red-team-2 finding 5)', (
 });
 
 describe('the conversion worker', () => {
+  it('stops a document that needs more than its heap, says so, and converts the next on a fresh worker', async () => {
+    const pool = new ConvertPool({ ...CONVERSION_LIMITS, heapMb: 64 });
+    try {
+      const big = '<p>An ordinary paragraph with a <a href="/x">link</a>.</p>'.repeat(100_000);
+      await expect(pool.convert({ kind: 'markdown', html: big }, 'The HTML')).rejects.toThrow(
+        new ConversionError('turning its HTML into Markdown needed more than 64 MB of memory, so it was stopped.', 'The HTML'),
+      );
+      expect(await pool.convert({ kind: 'markdown', html: '<p>after</p>' }, 'The HTML')).toBe('after');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('refuses in a sentence when the worker cannot start, and never converts on the main thread', async () => {
     const pool = new ConvertPool(CONVERSION_LIMITS, () => {
       throw new Error('no threads here');
