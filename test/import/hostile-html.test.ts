@@ -5,6 +5,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionError, ConvertPool, CONVERSION_LIMITS, useConversionLimits } from '../../src/import/convert-pool.js';
+import { parseEmail } from '../../src/import/email.js';
 import { describePull, pullFeeds, readSubscriptions } from '../../src/import/feeds.js';
 import { importBookmarks } from '../../src/import/import-bookmarks.js';
 import { ImportRun } from '../../src/import/import-run.js';
@@ -231,6 +232,25 @@ describe('hostile pages in `import bookmarks --fetch` (red-team-2 finding 5)', (
     expect(await notesIn(dir, 'Slow')).toEqual(['ordinary.html', 'ordinary.md', 'slow.md']);
     expect(await readFile(path.join(dir, 'Slow', 'slow.md'), 'utf8')).toContain(`${site.base}/Slow/slow`);
     expect(await readFile(path.join(dir, 'Slow', 'ordinary.md'), 'utf8')).toContain('An ordinary paragraph');
+  });
+});
+
+describe('hostile HTML in e-mail', () => {
+  const message = (html: string): Buffer =>
+    Buffer.from(['From: Ana <ana@example.org>', 'Subject: Deep', 'Message-ID: <deep@example.org>', 'Content-Type: text/html; charset=utf-8', '', html, ''].join('\r\n'));
+
+  it('converts a body of 5,000 nested elements, and keeps a message too slow to convert with a sentence as its body', async () => {
+    expect((await parseEmail(message(`${'<div>'.repeat(5000)}deepword${'</div>'.repeat(5000)}`))).body).toBe('deepword');
+    const restore = useConversionLimits({ deadlineMs: 1000 });
+    try {
+      const slow = await parseEmail(message(chains(1500)));
+      expect(slow.subject).toBe('Deep');
+      expect(slow.body).toBe(
+        'The text of this message could not be shown here: turning its HTML into Markdown took longer than 1 s, so it was stopped. It is kept whole in the attached .eml file.',
+      );
+    } finally {
+      await restore();
+    }
   });
 });
 
