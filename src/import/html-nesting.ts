@@ -2,9 +2,9 @@
  * Nesting deeper than this is flattened before HTML is parsed into a tree.
  * The tree builders are super-linear in depth: linkedom's parser (htmlparser2
  * keeps its open elements with `unshift`) took 63 s on 300,000 nested `<a>`,
- * Readability about 0.25 s on one chain of 128 nested `<div>` and 1 s on 256,
+ * Readability about 0.3 s on one chain of 128 nested `<div>` and 1 s on 256,
  * turndown recurses once per level and ran out of stack at 5,000. The 130
- * real pages of Readability's own test set nest at most 40 deep (see
+ * real pages of Readability's own test set nest at most 38 deep (see
  * BENCHMARKS.md, "Importing hostile HTML"), so 128 leaves every real page whole.
  */
 export const MAX_HTML_DEPTH = 128;
