@@ -12,6 +12,7 @@ export default defineConfig({
   input: {
     'dexi-vault': 'dist/cli/main.js',
     // Started as workers by URL, beside the chunk that launches them.
+    'convert-worker': 'dist/import/convert-worker.js',
     'embed-worker': 'dist/index/vectors/embed-worker.js',
     'parse-worker': 'dist/vault/parse-worker.js',
     'scan-worker': 'dist/vault/scan-worker.js',

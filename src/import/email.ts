@@ -4,8 +4,9 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import type { Address, Attachment, Email } from 'postal-mime';
 import { DECODER_LOSES_WINDOWS_1252, windows1252C1 } from './charset.js';
+import { convertHtml, ConversionError } from './convert-pool.js';
 import { BODY_LIMIT_BYTES } from './cut-body.js';
-import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
+import { tidyMarkdown } from './html-markdown.js';
 import { readError, walkMailFolder, type MailFile } from './mail-files.js';
 import { escapePlainText } from './plain-text.js';
 
@@ -156,12 +157,19 @@ function attachmentNamesOf(attachments: Attachment[]): string[] {
 // web and mail links survive. Mail is hostile input, so that filter is wanted here.
 const NO_BASE = 'about:blank';
 
-function bodyOf(email: Email): Pick<EmailMessage, 'body' | 'wholeBodyBytes'> {
+async function bodyOf(email: Email): Promise<Pick<EmailMessage, 'body' | 'wholeBodyBytes'>> {
   const text = tidyMarkdown(repairC1(email.text ?? ''));
   // A character is at least a byte, so one more than the limit in characters is past the limit in bytes.
   if (text.length > BODY_LIMIT_BYTES + 1) return { body: escapePlainText(text.slice(0, BODY_LIMIT_BYTES + 1)), wholeBodyBytes: Buffer.byteLength(text) };
   if (text) return { body: escapePlainText(text) };
-  return { body: email.html ? htmlToMarkdown(repairC1(email.html), NO_BASE) : '' };
+  if (!email.html) return { body: '' };
+  try {
+    return { body: await convertHtml(repairC1(email.html), NO_BASE) };
+  } catch (error) {
+    // The note is still made: the message itself is kept whole in its .eml attachment.
+    if (error instanceof ConversionError) return { body: `The text of this message could not be shown here: ${error.reason} It is kept whole in the attached .eml file.` };
+    throw error;
+  }
 }
 
 async function postalParse(bytes: Buffer, forceRfc822Attachments: boolean): Promise<Email> {
@@ -189,7 +197,7 @@ export async function parseEmail(raw: Buffer): Promise<EmailMessage> {
     subject: repairC1(email.subject ?? '').trim(),
     to: mailboxes(repairAddresses(email.to)),
     cc: mailboxes(repairAddresses(email.cc)),
-    ...bodyOf(email),
+    ...(await bodyOf(email)),
     attachmentNames: attachmentNamesOf(own.attachments).map((name) => repairC1(name)),
   };
   const messageId = messageIdOf(email.messageId);

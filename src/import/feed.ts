@@ -4,6 +4,7 @@ import { parseHTML } from 'linkedom';
 import { decodeBytes } from './charset.js';
 import { enclosuresMarkdown, type Enclosure } from './enclosures.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
+import { capNesting } from './html-nesting.js';
 
 /** One article of a feed, ready to become a note. */
 export interface FeedArticle {
@@ -71,7 +72,7 @@ function collapse(text: string): string {
 /** HTML as the plain text a person sees: tags gone, entities decoded, script and style text not counted as text. */
 function htmlToText(html: string): string {
   if (!/[<&]/.test(html)) return collapse(html);
-  const { document } = parseHTML(`<!doctype html><html><head></head><body>${html}</body></html>`);
+  const { document } = parseHTML(`<!doctype html><html><head></head><body>${capNesting(html)}</body></html>`);
   const body = (document as unknown as { body: TextElement }).body;
   for (const element of Array.from(body.querySelectorAll('script, style, template, noscript'))) element.remove();
   // Block ends and line breaks separate words in the page; textContent would run them together.

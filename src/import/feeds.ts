@@ -5,7 +5,8 @@ import { dexiDir } from '../files/dexi-dir.js';
 import { withFileLock } from '../files/file-lock.js';
 import { fileNameForTitle, folderNameProblem, printable } from '../files/filenames.js';
 import { folderPathProblem } from '../files/paths.js';
-import { decodeFeedBytes, FeedError, parseFeedDocument, type FeedArticle, type ParsedFeed } from './feed.js';
+import { convertFeed, ConversionError } from './convert-pool.js';
+import { decodeFeedBytes, FeedError, type FeedArticle, type ParsedFeed } from './feed.js';
 import { fetchLimited, FetchError, type FetchResult } from './fetch.js';
 import type { ImportRun } from './import-run.js';
 import type { ImportReport } from './report.js';
@@ -107,7 +108,7 @@ async function fetchFeed(subscription: Pick<Subscription, 'url' | 'etag' | 'last
   const response = await fetchLimited(subscription.url, { ...FEED_LIMITS, accept: FEED_ACCEPT, headers });
   if (response.status === 304) return undefined;
   const text = decodeFeedBytes(response.body, response.headers['content-type']);
-  return { feed: parseFeedDocument(text, response.url), response };
+  return { feed: await convertFeed(text, response.url), response };
 }
 
 /** Import a feed's articles that are new; returns how many notes were made. */
@@ -139,10 +140,13 @@ function validators(response: FetchResult): Pick<Subscription, 'etag' | 'lastMod
   return kept;
 }
 
-/** Why a fetch or parse failed, as the sentence to show. */
-function failure(error: unknown): string | undefined {
-  if (error instanceof FetchError || error instanceof FeedError) return error.message;
-  return undefined;
+/**
+ * Why fetching or reading a feed failed, as the sentence to show. Anything
+ * that goes wrong there is that feed's problem, never the end of a pull.
+ */
+function failure(error: unknown): string {
+  if (error instanceof FetchError || error instanceof FeedError || error instanceof ConversionError) return error.message;
+  return `The feed could not be read: ${error instanceof Error ? error.message : String(error)}.`;
 }
 
 /**
@@ -162,9 +166,7 @@ export async function addFeed(run: ImportRun, given: string, folder: string | un
   try {
     fetched = await fetchFeed({ url });
   } catch (error) {
-    const reason = failure(error);
-    if (reason !== undefined) throw new FeedsError(`Did not subscribe to ${url}: ${reason}`);
-    throw error;
+    throw new FeedsError(`Did not subscribe to ${url}: ${failure(error)}`);
   }
   if (!fetched) throw new FeedsError(`Did not subscribe to ${url}: the server answered "not modified" to a first request.`);
   const { feed, response } = fetched;
@@ -218,21 +220,23 @@ export async function pullFeeds(run: ImportRun, report: ImportReport, now: () =>
   report.progress(0, subscriptions.length);
   for (const subscription of subscriptions) {
     let outcome: Partial<Subscription>;
+    let fetched: Awaited<ReturnType<typeof fetchFeed>> | { reason: string };
     try {
-      const fetched = await fetchFeed(subscription);
-      if (fetched === undefined) {
-        summary.unchanged++;
-        outcome = { lastPulled: now().toISOString() };
-      } else {
-        summary.added += await importArticles(run, subscription, fetched.feed, report);
-        outcome = { ...validators(fetched.response), lastPulled: now().toISOString() };
-      }
+      fetched = await fetchFeed(subscription);
     } catch (error) {
-      const reason = failure(error);
-      if (reason === undefined) throw error;
+      fetched = { reason: failure(error) };
+    }
+    if (fetched === undefined) {
+      summary.unchanged++;
+      outcome = { lastPulled: now().toISOString() };
+    } else if ('reason' in fetched) {
       summary.failed++;
-      report.problem(`Could not pull "${subscription.name}": ${reason}`);
-      outcome = { lastError: reason };
+      report.problem(`Could not pull "${subscription.name}": ${fetched.reason}`);
+      outcome = { lastError: fetched.reason };
+    } else {
+      // Errors while adding notes (the note cap, another import) stop the whole pull, as they would any import.
+      summary.added += await importArticles(run, subscription, fetched.feed, report);
+      outcome = { ...validators(fetched.response), lastPulled: now().toISOString() };
     }
     await updateSubscriptions(run.root, (feeds) => {
       const stored = feeds.find((feed) => feed.url === subscription.url);

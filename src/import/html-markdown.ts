@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { capNesting } from './html-nesting.js';
 
 /**
  * Elements whose content is never text a person wrote: scripts, styles,
@@ -81,9 +82,11 @@ function cleanAddresses(root: DomElement, base: string | undefined): void {
  * HTML (a mail's HTML part, a feed article, a page's readable part) as
  * Markdown a person can read and edit: addresses cleaned (see
  * `cleanAddresses`), scripts and the like dropped, blank-line runs collapsed.
+ * Nesting past MAX_HTML_DEPTH is flattened first (html-nesting.ts): turndown
+ * recurses once per level.
  */
 export function htmlToMarkdown(html: string, base?: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  const { document } = parseHTML(`<!doctype html><html><body>${capNesting(html)}</body></html>`);
   const body = document.body as unknown as DomElement;
   for (const name of DROPPED) for (const element of Array.from(body.querySelectorAll(name))) element.remove();
   cleanAddresses(body, base);

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { bookmarkTags, BookmarksError, parseBookmarks, type Bookmark } from './bookmarks.js';
+import { convertPage, ConversionError } from './convert-pool.js';
 import { fetchLimited, FetchError } from './fetch.js';
 import type { ImportRun } from './import-run.js';
-import { decodePageBytes, readablePage } from './page.js';
+import { decodePageBytes } from './page.js';
 import { escapePlainText } from './plain-text.js';
 import type { ImportReport } from './report.js';
 
@@ -32,10 +33,11 @@ async function savePage(url: string): Promise<SavedPage | { problem: string }> {
       return { problem: `${url} is not a web page (${type}), so its text was not saved; the bookmark was kept.` };
     }
     const html = decodePageBytes(response.body, response.headers['content-type']);
-    const page = readablePage(html, response.url);
+    const page = await convertPage(html, response.url);
     return { markdown: page.markdown, html: response.body };
   } catch (error) {
     if (error instanceof FetchError) return { problem: `${error.message} The bookmark was kept without its page.` };
+    if (error instanceof ConversionError) return { problem: `Could not save the text of ${url}: ${error.reason} The bookmark was kept without its page.` };
     throw error;
   }
 }

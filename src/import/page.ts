@@ -2,6 +2,7 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { decodeBytes } from './charset.js';
 import { htmlToMarkdown } from './html-markdown.js';
+import { capNesting } from './html-nesting.js';
 
 /** A web page's readable part, as Markdown. */
 export interface ReadablePage {
@@ -139,9 +140,11 @@ function meta(document: PageDocument, ...names: string[]): string | undefined {
  * in the page runs (linkedom has no script engine and fetches nothing), and
  * no script or style text reaches the Markdown (htmlToMarkdown drops them).
  * Relative links are made absolute against `url`, or the page's `<base>`.
+ * Nesting past MAX_HTML_DEPTH is flattened first (html-nesting.ts):
+ * Readability's time grows with the cube of the depth.
  */
 export function readablePage(html: string, url: string): ReadablePage {
-  const parts = pageParts(html);
+  const parts = pageParts(capNesting(html));
   const base = baseOf(parts.base, url);
   // Readability changes the document it reads, so it gets a copy of its own.
   const article = new Readability(rebuilt(parts) as unknown as ConstructorParameters<typeof Readability>[0]).parse();
