@@ -39,7 +39,8 @@ export type Write =
   | { action: 'created'; id: string; path: string; after: string; madeFolder?: string }
   | { action: 'changed'; id: string; path: string; before: string; after: string; late?: true }
   | { action: 'moved'; id: string; from: string; path: string; after: string; madeFolder?: string }
-  | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string }; late?: true };
+  /** `mode`: the deleted file's permission bits, which an undo gives the file it makes again (a `0600` note comes back `0600`). */
+  | { action: 'deleted'; id: string; path: string; before: string; attachment?: { path: string; before: string }; late?: true; mode?: number };
 
 export interface ActivityEntry {
   time: string;

@@ -95,7 +95,8 @@ export async function deleteNoteFile(
     const before = parts.journal ? await parts.journal.keep(file.file.bytes) : undefined;
     const plan = current.attachment === undefined ? undefined : await planAttachment(parts, current, current.attachment, admitAttachment);
     const attachment = plan && 'before' in plan && plan.before !== undefined ? { path: plan.path, before: plan.before } : undefined;
-    const write = before === undefined ? undefined : ({ action: 'deleted', id, path: current.path, before, ...(attachment ? { attachment } : {}) } as const);
+    const mode = Number(file.file.stats.mode & 0o777n);
+    const write = before === undefined ? undefined : ({ action: 'deleted', id, path: current.path, before, mode, ...(attachment ? { attachment } : {}) } as const);
     let kept = plan && 'kept' in plan ? plan.kept : undefined;
     const removed = await recorded(parts.journal, write, async () => {
       const outcome = await files.remove(current.path, file);
@@ -106,7 +107,7 @@ export async function deleteNoteFile(
     if (removed === 'missing') return 'missing';
     catalog.unplace(current);
     if (writtenByOthers) {
-      files.watchDisplaced(current.path, file, (theirs, plausible) => lateIntoDeleted(parts, id, current.path, theirs, plausible));
+      files.watchDisplaced(current.path, file, (theirs, plausible) => lateIntoDeleted(parts, { id, vaultPath: current.path, mode }, theirs, plausible));
       handedOver = true;
     }
     if (kept === undefined) return { record: current };
@@ -124,12 +125,13 @@ export async function deleteNoteFile(
  * kept in the history as the version the delete removed, so that an undo
  * puts it back whole.
  */
-async function lateIntoDeleted(parts: DeleteParts, id: string, vaultPath: string, theirs: Buffer, plausible: boolean): Promise<void> {
-  await parts.files.saveConflictCopy(vaultPath, theirs);
+async function lateIntoDeleted(parts: DeleteParts, gone: { id: string; vaultPath: string; mode: number }, theirs: Buffer, plausible: boolean): Promise<void> {
+  const { id, vaultPath, mode } = gone;
+  await parts.files.saveConflictCopy(vaultPath, theirs, mode);
   parts.log(`${vaultPath} was still being written by another program after the server deleted it; that text is kept beside it as a conflict copy.`);
   if (!parts.journal || !plausible) return;
   const before = await parts.journal.keep(theirs);
-  await parts.journal.record({ action: 'deleted', id, path: vaultPath, before, late: true });
+  await parts.journal.record({ action: 'deleted', id, path: vaultPath, before, late: true, mode });
 }
 
 /** What a delete does with its note's attachment: why it stays, or the file to remove (and its kept version). */

@@ -362,18 +362,24 @@ export class NoteFiles {
     return lstat(to);
   }
 
-  async createExclusive(absolute: string, content: string | Buffer): Promise<void> {
-    await createFileExclusive(absolute, content, await ensureTempDir(this.root));
+  async createExclusive(absolute: string, content: string | Buffer, mode?: number): Promise<void> {
+    await createFileExclusive(absolute, content, await ensureTempDir(this.root), mode);
   }
 
-  async saveConflictCopy(vaultPath: string, bytes: Buffer): Promise<void> {
+  /**
+   * Keep `bytes` beside the note as a conflict copy. Security: the copy has
+   * the note's permission bits (`mode`, else those of the file at the path
+   * now), so a `0600` note's text is not left readable by others beside it.
+   */
+  async saveConflictCopy(vaultPath: string, bytes: Buffer, mode?: number): Promise<void> {
     const dir = path.dirname(this.absolute(vaultPath));
+    const copyMode = mode ?? (await lstat(this.absolute(vaultPath)).then((stats) => (stats.isFile() ? stats.mode : undefined), () => undefined));
     const name = path.basename(vaultPath).replace(/\.md$/i, '');
     const stamp = formatIso(this.options.clock.now()).slice(0, 19).replace('T', ' ').replace(/:/g, '');
     for (let attempt = 1; attempt < 100; attempt++) {
       const copy = path.join(dir, `${numberedName(`${name} (conflict ${stamp})`, attempt)}.md`);
       try {
-        await this.createExclusive(copy, bytes);
+        await this.createExclusive(copy, bytes, copyMode === undefined ? undefined : copyMode & 0o666);
         this.stats.conflictCopies++;
         this.options.log(`${vaultPath} changed twice while the server wrote it; one version is saved as ${path.basename(copy)}.`);
         return;

@@ -212,9 +212,9 @@ async function openedAt(absolute: string, vaultPath: string, hash: string): Prom
   throw new UndoError(`${vaultPath} changed while it was being put back; run the undo again.`);
 }
 
-async function createAt(root: string, absolute: string, bytes: Buffer): Promise<void> {
+async function createAt(root: string, absolute: string, bytes: Buffer, mode?: number): Promise<void> {
   await mkdir(path.dirname(absolute), { recursive: true });
-  await createFileExclusive(absolute, bytes, await ensureTempDir(root));
+  await createFileExclusive(absolute, bytes, await ensureTempDir(root), mode);
 }
 
 /**
@@ -294,7 +294,8 @@ async function putBack(log: ActivityLog, entry: ActivityRecord, absolute: string
       return;
     }
     case 'deleted': {
-      await createAt(root, absolute, version(entry.before));
+      // A record from before modes were kept gives none: the file is then made with the usual mode.
+      await createAt(root, absolute, version(entry.before), typeof entry.mode === 'number' ? entry.mode & 0o777 : undefined);
       if (entry.attachment) {
         const attachment = await safeFile(root, entry.attachment.path);
         const there = await lstat(attachment).catch(() => undefined);

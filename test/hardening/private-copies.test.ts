@@ -1,8 +1,12 @@
-import { chmod, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir } from '../../src/files/dexi-dir.js';
 import { historyDir } from '../../src/vault/activity.js';
+import { NoteFiles } from '../../src/vault/note-files.js';
+import { undo } from '../../src/vault/undo.js';
+import { mkdtemp } from 'node:fs/promises';
 import { sessions } from '../ownership/sessions.js';
 import type { Harness } from '../helpers.js';
 
@@ -60,5 +64,35 @@ describe.skipIf(process.platform === 'win32')('copies of note text under .dexi/'
     expect((await keptVersions(dir)).map((version) => version.mode)).toEqual([0o600]);
     // The note itself keeps its own mode.
     expect(await modeOf(path.join(dir, 'Note.md'))).toBe(0o600);
+  });
+
+  it('brings a deleted 0600 note back 0600 on undo, and a 0644 one 0644', async () => {
+    const dir = await session.vault({ 'Work/diary.md': 'TOP-SECRET-0600 diary\n', 'Open.md': 'an open note\n' });
+    await chmod(path.join(dir, 'Work/diary.md'), 0o600);
+    const h = await session.connect(dir);
+    await h.ok('delete_note', { note_id: idOf(h, 'Work/diary.md') });
+    await undo(h.runtime.activity, { last: true });
+    expect(await readFile(path.join(dir, 'Work/diary.md'), 'utf8')).toBe('TOP-SECRET-0600 diary\n');
+    expect(await modeOf(path.join(dir, 'Work/diary.md'))).toBe(0o600);
+    await chmod(path.join(dir, 'Open.md'), 0o644);
+    await h.ok('delete_note', { note_id: idOf(h, 'Open.md') });
+    await undo(h.runtime.activity, { last: true });
+    expect(await modeOf(path.join(dir, 'Open.md'))).toBe(0o644);
+  });
+
+  it("makes a conflict copy with the note's mode, so a 0600 note's text is not left readable beside it", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dexi-copy-mode-'));
+    await writeFile(path.join(dir, 'Private.md'), 'mine\n');
+    await chmod(path.join(dir, 'Private.md'), 0o600);
+    await writeFile(path.join(dir, 'Open.md'), 'ours\n');
+    await chmod(path.join(dir, 'Open.md'), 0o644);
+    const files = new NoteFiles(dir, { clock: { now: () => new Date('2026-12-02T10:00:00Z') }, log: () => undefined });
+    await files.saveConflictCopy('Private.md', Buffer.from('late private text\n'));
+    await files.saveConflictCopy('Open.md', Buffer.from('late open text\n'));
+    // A deleted note is gone from its path: its mode is handed over.
+    await files.saveConflictCopy('Gone.md', Buffer.from('late text of a deleted note\n'), 0o600);
+    const copies = (await readdir(dir)).filter((name) => name.includes('(conflict'));
+    const modes = Object.fromEntries(await Promise.all(copies.map(async (name) => [name.replace(/ \(conflict.*$/, ''), await modeOf(path.join(dir, name))] as const)));
+    expect(modes).toEqual({ Private: 0o600, Open: 0o644, Gone: 0o600 });
   });
 });
