@@ -178,6 +178,20 @@ export class Catalog {
     this.place(record, this.records.get(record.id), false);
   }
 
+  /**
+   * Give the note `id` the dates `dates` had, as a move does: for a write
+   * that is part of a move (the title a numbered file name could not hold),
+   * no edit. False when there is no such note or nothing changed.
+   */
+  keepDates(id: string, dates: Pick<NoteRecord, 'createdMs' | 'updatedMs'>): boolean {
+    const record = this.records.get(id);
+    if (!record || (record.createdMs === dates.createdMs && record.updatedMs === dates.updatedMs)) return false;
+    const kept: NoteRecord = { ...record, keptCreatedMs: dates.createdMs, keptUpdatedMs: dates.updatedMs };
+    // Placed as its own `before`: nothing is handed on, the dates are decided from `kept` alone.
+    this.place(kept, kept);
+    return true;
+  }
+
   unplace(record: NoteRecord): void {
     const current = this.records.get(record.id);
     if (current?.path === record.path) {

@@ -592,8 +592,13 @@ export class Vault extends EventEmitter<VaultEvents> {
     });
     // The title the file name gave it, kept where the name had to be numbered (` 2`): a move never renames a note.
     if (moved.title !== undefined) {
+      // Security: the title's write is part of the move, not an edit, so the
+      // note's dates stay as the move left them; else a renumbered move
+      // (beside a hidden note of that name) would answer with a new `updated`.
+      const dates = this.catalog.get(id);
       try {
         await this.edit(id, (content) => withFrontmatterKeys(content, { title: moved.title }), undefined, journal);
+        if (dates && this.catalog.keepDates(id, dates)) this.emit('dates');
       } catch (error) {
         if (!(error instanceof DexiError)) throw error;
         this.options.log(`The title of the moved note ${id} could not be kept in its frontmatter: ${error.message}`);

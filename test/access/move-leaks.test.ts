@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shownFolder } from '../../src/access/view.js';
@@ -92,6 +92,27 @@ describe('finding 2: under a tag boundary a move answers the same whether or not
     const got = await withHidden.h.ok<Note>('get_note', { note_id: withHidden.answer.id as string });
     expect(got.title).toBe('secret');
     expect(got.text).toBe(without.answer.text);
+  });
+
+  it('keeps the dates of a note moved onto a hidden note\'s name, as a move to a free name does', async () => {
+    const moveOld = async (withHidden: boolean): Promise<Record<string, unknown>> => {
+      const files: Record<string, string> = { 'Drafts/secret.md': 'An old note. #work\n' };
+      files[withHidden ? 'Private/secret.md' : 'Private/unrelated.md'] = 'Hidden.\n';
+      const dir = await writeVault(files);
+      dirs.push(dir);
+      const old = new Date('2024-01-01T00:00:00Z');
+      await utimes(path.join(dir, 'Drafts/secret.md'), old, old);
+      const h = await connect({ dir, tag: '#work' });
+      open.push(h);
+      const listed = await h.ok<{ items: { id: string }[] }>('list_notes', {});
+      const id = listed.items[0]?.id as string;
+      await h.ok('move_note', { note_id: id, folder: 'Private' });
+      const { id: _id, ...rest } = await h.ok<Record<string, unknown>>('get_note', { note_id: id });
+      return rest;
+    };
+    const without = await moveOld(false);
+    expect(without.updated).toMatch(/^2024-01-01/);
+    expect(await moveOld(true)).toEqual(without);
   });
 
   it('create_note answers the same too', async () => {
