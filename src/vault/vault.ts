@@ -646,12 +646,14 @@ export class Vault extends EventEmitter<VaultEvents> {
         // Recorded ahead of the rename, settled once it is made (or not).
         const moved = await recorded(journal, write, () => this.lock.run(toPath, async () => {
           await close();
-          return this.files.move(current.path, toPath, file);
+          const result = await this.files.move(current.path, toPath, file);
+          // Placed before the new path's lock is let go: the watcher reads a path under its lock, so it then finds
+          // the note there already, never a file it does not know to give an id of its own (a second record).
+          return typeof result === 'string' ? result : this.placeWritten(id, toPath, file.content, result).record;
         }), (result) => typeof result !== 'string');
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
-        const placed = this.placeWritten(id, toPath, file.content, moved).record;
-        return placed.title === current.title ? { before } : { before, title: current.title };
+        return moved.title === current.title ? { before } : { before, title: current.title };
       }
       throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
     } finally {
