@@ -56,8 +56,10 @@ function acceptedKeys(tool: ToolDefinition): string[] {
  * error becomes a tool error with the contract's exact words.
  */
 export function createMcpServer(options: ServerOptions): Server {
-  const { context, log } = options;
+  const { log } = options;
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  // The tools are handed the answer limit this server enforces, to plan their answers against.
+  const context: ToolContext = { ...options.context, maxResponseBytes: limits.maxResponseBytes };
   // Per connection: one client cannot make the server run unbounded work at once.
   const gate = new CallGate(limits);
   const policy = context.view.policy;
