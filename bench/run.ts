@@ -44,6 +44,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { UsageError } from '../src/cli/args.js';
 import { cacheFile } from '../src/index/cache.js';
 import { cacheDir } from '../src/files/dexi-dir.js';
 import { pathId } from '../src/vault/identity.js';
@@ -95,7 +96,8 @@ export interface BenchOptions {
   quality: boolean;
 }
 
-export class UsageError extends Error {}
+/** The CLI's own: a command line that cannot be run as written, exit code 2. */
+export { UsageError };
 
 const USAGE = `Usage: npm run bench -- [--sizes 10000,100000] [--quick] [--no-quality] [--out FILE] [--timeout-min 120]
        npm run bench -- --vault DIR [--label NAME] [--out FILE] [--timeout-min 120]
@@ -1411,7 +1413,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
-      return 2;
+      return error.exitCode;
     }
     throw error;
   }

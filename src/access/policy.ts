@@ -1,4 +1,5 @@
 import { normaliseTag, noteHasTag, tagCovers } from '../vault/tags.js';
+import { DexiError } from '../vault/errors.js';
 
 export const SCOPES = ['notes:read', 'notes:write'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -20,7 +21,7 @@ export interface AccessPolicy {
   readonly tag?: string;
 }
 
-export class PolicyError extends Error {}
+export class PolicyError extends DexiError {}
 
 export function parseScopes(text: string): Set<Scope> {
   const scopes = new Set<Scope>();

@@ -7,6 +7,7 @@ import { replaceFileAtomic } from '../files/atomic.js';
 import { withFileLock } from '../files/file-lock.js';
 import { formatIso } from '../vault/time.js';
 import { createPolicy, normaliseBoundaryFolder, normaliseBoundaryTag, PolicyError, SCOPES, type AccessPolicy, type Scope } from './policy.js';
+import { DexiError } from '../vault/errors.js';
 
 /**
  * Bearer tokens for `serve --http`. Each token is one connection: its own
@@ -31,7 +32,7 @@ export interface TokenEntry {
 export type TokenInfo = Omit<TokenEntry, 'hash'>;
 
 /** A plain sentence for the person at the command line or in the server log. */
-export class TokenError extends Error {}
+export class TokenError extends DexiError {}
 
 /** A recognisable prefix, so that a leaked token is easy to spot (and to search for) in logs and repositories. */
 export const TOKEN_PREFIX = 'dexi_';

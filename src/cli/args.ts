@@ -5,9 +5,17 @@ import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
 import { normaliseOrigin } from '../server/origin.js';
+import { DexiError } from '../vault/errors.js';
 import { isSinceForm } from './activity.js';
 
-export class UsageError extends Error {}
+/**
+ * A command line that cannot be run as written: said in one line with the
+ * hint to --help, and the command exits 2 (every other DexiError exits 1).
+ * The benchmark runner (bench/run.ts) throws it too.
+ */
+export class UsageError extends DexiError {
+  override readonly exitCode: number = 2;
+}
 
 export interface ServeConfig {
   command: 'serve';

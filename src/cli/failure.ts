@@ -1,3 +1,4 @@
+import { DexiError } from '../vault/errors.js';
 import { describeCode } from './vault-folder.js';
 
 /** What a system call was doing, in words, for the sentence about a file it could not use. */
@@ -35,4 +36,15 @@ export function failureSentence(error: unknown, debug: string | undefined): stri
   const message = error instanceof Error ? error.message : String(error);
   const what = `Stopped by an unexpected error: ${message}. This is a fault of dexi-vault; please report it with this line${wanted ? '' : ' (DEXI_DEBUG=1 shows where it happened)'}.`;
   return wanted && error instanceof Error ? `${what}\n${error.stack ?? ''}` : what;
+}
+
+/**
+ * How a command that threw ends: the line it leaves on stderr and its exit
+ * code. A DexiError is a sentence meant for the person and carries its own
+ * code (2 for a `UsageError`, else 1); anything else is unexpected, said by
+ * failureSentence, exit code 1.
+ */
+export function commandEnding(error: unknown, debug: string | undefined): { line: string; exitCode: number } {
+  if (error instanceof DexiError) return { line: error.message, exitCode: error.exitCode };
+  return { line: failureSentence(error, debug), exitCode: 1 };
 }

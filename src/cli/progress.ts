@@ -1,3 +1,5 @@
+import type { ImportReport } from '../import/report.js';
+
 /** What a long command shows while it works. */
 export interface ProgressReporter {
   /** `total` 0: not known ahead (messages in an mbox), so a count is shown instead of a bar. */
@@ -35,5 +37,15 @@ export function progressReporter(stream: NodeJS.WriteStream, label: string): Pro
       stream.write(tty ? `\r${message}\x1b[K\n` : `${message}\n`);
       drawn = '';
     },
+  };
+}
+
+/** The importers' words, on stderr: a progress line, a sentence per item not taken, the summary. */
+export function importReport(label: string): ImportReport {
+  const progress = progressReporter(process.stderr, label);
+  return {
+    progress: (done, total) => progress.update(done, total),
+    problem: (sentence) => progress.say(`dexi-vault: ${sentence}`),
+    finish: (summary) => progress.finish(summary),
   };
 }

@@ -1,4 +1,5 @@
 import type { Runtime } from '../server/runtime.js';
+import { log } from './log.js';
 
 /**
  * How long a stopping server gives the index cache to be saved. A client
@@ -7,11 +8,6 @@ import type { Runtime } from '../server/runtime.js';
  * 0.12-0.68 s here (BENCHMARKS.md, "Issue 29").
  */
 export const STOP_SAVE_MS = 3000;
-
-/** Log lines go to stderr: stdout belongs to the protocol. */
-const log = (line: string): void => {
-  process.stderr.write(`dexi-vault: ${line}\n`);
-};
 
 /**
  * SIGTERM and SIGINT stop the server as the end of its input does, saving

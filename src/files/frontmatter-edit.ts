@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, Lexer, parseDocument, stringify, type Document } from 'yaml';
 import { withLineEnding, type LineEnding } from './body-edit.js';
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData, type SplitNote } from './frontmatter.js';
+import { DexiError } from './errors.js';
 
 /**
  * Writing frontmatter: top-level keys set in a note's block with every other
@@ -302,10 +303,9 @@ function editDocument(doc: Document, path: string[], updates: [string, unknown][
  * frontmatter and body it was built from. Nothing is written; the message is
  * a plain sentence, which the vault model hands on to the assistant.
  */
-export class FrontmatterLayoutError extends Error {
+export class FrontmatterLayoutError extends DexiError {
   constructor(reason: string) {
     super(`The note was left as it was: ${reason}.`);
-    this.name = 'FrontmatterLayoutError';
   }
 }
 

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { DexiError } from '../vault/errors.js';
 
 /**
  * Reading the bookmark export every browser writes: the "Netscape bookmark
@@ -27,7 +28,7 @@ export interface Bookmark {
   description?: string;
 }
 
-export class BookmarksError extends Error {}
+export class BookmarksError extends DexiError {}
 
 /**
  * The folders a browser makes itself, which say where a bookmark sat in the

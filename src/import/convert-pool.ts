@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ConvertMessage, ConvertRequest, ConvertResult } from './convert-worker.js';
 import { FeedError, type ParsedFeed } from './feed.js';
 import type { ReadablePage } from './page.js';
+import { DexiError } from '../vault/errors.js';
 
 /**
  * How much one document may take to become Markdown. A real 10 MiB feed
@@ -20,7 +21,7 @@ export interface ConversionLimits {
 export const CONVERSION_LIMITS: Readonly<ConversionLimits> = { deadlineMs: 60_000, heapMb: 1024, idleMs: 10_000 };
 
 /** A document that could not be converted, in a sentence; `reason` is the part after the colon, for callers that say what the document was. */
-export class ConversionError extends Error {
+export class ConversionError extends DexiError {
   override name = 'ConversionError';
 
   constructor(

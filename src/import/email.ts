@@ -9,6 +9,7 @@ import { BODY_LIMIT_BYTES } from './cut-body.js';
 import { tidyMarkdown } from './html-markdown.js';
 import { readError, walkMailFolder, type MailFile } from './mail-files.js';
 import { escapePlainText } from './plain-text.js';
+import { DexiError } from '../vault/errors.js';
 
 /** One message as the importer needs it: who, when, what, and the body as Markdown. */
 export interface EmailMessage {
@@ -35,7 +36,7 @@ export interface EmailMessage {
 }
 
 /** A message or a file that cannot be used, told in a sentence fit to show the user as it is. */
-export class EmailError extends Error {
+export class EmailError extends DexiError {
   constructor(message: string) {
     super(message);
     this.name = 'EmailError';

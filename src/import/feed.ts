@@ -5,6 +5,7 @@ import { decodeBytes } from './charset.js';
 import { enclosuresMarkdown, type Enclosure } from './enclosures.js';
 import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
 import { capNesting } from './html-nesting.js';
+import { DexiError } from '../vault/errors.js';
 
 /** One article of a feed, ready to become a note. */
 export interface FeedArticle {
@@ -34,7 +35,7 @@ export interface ParsedFeed {
 }
 
 /** Why a document is not a feed, as one plain sentence to show a person. */
-export class FeedError extends Error {
+export class FeedError extends DexiError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'FeedError';

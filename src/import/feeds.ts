@@ -10,6 +10,7 @@ import { decodeFeedBytes, FeedError, type FeedArticle, type ParsedFeed } from '.
 import { fetchLimited, FetchError, type FetchResult } from './fetch.js';
 import type { ImportRun } from './import-run.js';
 import type { ImportReport } from './report.js';
+import { DexiError } from '../vault/errors.js';
 
 /** A feed the person subscribed to, as kept in `.dexi/feeds.json`. */
 export interface Subscription {
@@ -27,7 +28,7 @@ export interface Subscription {
   lastError?: string;
 }
 
-export class FeedsError extends Error {}
+export class FeedsError extends DexiError {}
 
 /** Limits on fetching a feed: large enough for any real feed's full-text archive, small enough that none can exhaust memory. */
 export const FEED_LIMITS = { maxBytes: 10 * 1024 * 1024, timeoutMs: 30_000, maxRedirects: 5 };

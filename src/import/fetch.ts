@@ -5,6 +5,7 @@ import net from 'node:net';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
+import { DexiError } from '../vault/errors.js';
 
 /**
  * The one way the importers touch the network: a GET of an address the person
@@ -45,7 +46,7 @@ export interface FetchResult {
 }
 
 /** Why an address could not be loaded, as one sentence that can be shown to the person as it is. */
-export class FetchError extends Error {
+export class FetchError extends DexiError {
   override name = 'FetchError';
   /** The address that was asked for (without any password in it). */
   readonly url: string;

@@ -113,7 +113,7 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
         else if (!tagFilterCandidates(value)) throw new DexiError(`deck must be a tag such as "#flashcards"; "${value}" is not one.`);
         else args[argument.name] = value.startsWith('#') ? value.toLowerCase() : `#${value.toLowerCase()}`;
       } catch (error) {
-        if (error instanceof DexiError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        if (error instanceof DexiError) throw new McpError(ErrorCode.InvalidParams, error.toolSentence);
         throw error;
       }
     }

@@ -134,7 +134,7 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
       return { contents: [{ uri, mimeType: MARKDOWN, text: note.body, _meta: meta }] };
     } catch (error) {
       // -32002 is the specification's "resource not found".
-      if (error instanceof DexiError) throw new McpError(-32002, error.message, { uri });
+      if (error instanceof DexiError) throw new McpError(-32002, error.toolSentence, { uri });
       throw error;
     }
   });

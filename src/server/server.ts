@@ -2,11 +2,10 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { hasScope } from '../access/policy.js';
-import { DexiError } from '../vault/errors.js';
 import type { Logger } from '../vault/vault.js';
 import type { ToolContext, ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
-import { describeInvalidArguments, describeUnknownArguments, errorResult } from './errors.js';
+import { describeInvalidArguments, describeUnknownArguments, errorResult, thrownResult } from './errors.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
@@ -57,8 +56,10 @@ function acceptedKeys(tool: ToolDefinition): string[] {
  * error becomes a tool error with the contract's exact words.
  */
 export function createMcpServer(options: ServerOptions): Server {
-  const { context, log } = options;
+  const { log } = options;
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  // The tools are handed the answer limit this server enforces, to plan their answers against.
+  const context: ToolContext = { ...options.context, maxResponseBytes: limits.maxResponseBytes };
   // Per connection: one client cannot make the server run unbounded work at once.
   const gate = new CallGate(limits);
   const policy = context.view.policy;
@@ -131,11 +132,7 @@ export function createMcpServer(options: ServerOptions): Server {
       }
       return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
     } catch (error) {
-      if (error instanceof DexiError) return errorResult(error.message);
-      const code = (error as NodeJS.ErrnoException).code;
-      log(`${tool.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      const detail = code === 'EACCES' || code === 'EPERM' ? ' (permission denied on the vault folder)' : code === 'ENOSPC' ? ' (the disk is full)' : '';
-      return errorResult(`${tool.name} could not finish${detail}. Nothing was lost; try again, and see the server log if it keeps failing.`);
+      return thrownResult(tool.name, error, log);
     } finally {
       release();
     }

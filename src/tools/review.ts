@@ -47,7 +47,7 @@ export const getDueReviewsTool = defineTool({
       .optional()
       .describe('Present when the list stopped early because the next card would have made the answer too large to send: how many of the cards asked for were left out.'),
   }),
-  async handler(args, { view, settings, clock }) {
+  async handler(args, { view, settings, clock, maxResponseBytes = MAX_RESPONSE_BYTES }) {
     await view.assertReady();
     const now = clock.now();
     const decks = normaliseDeckTags(settings.reviewTags);
@@ -55,8 +55,9 @@ export const getDueReviewsTool = defineTool({
     let dueCount = due.length;
     const items: z.infer<typeof dueItem>[] = [];
     // Cards carry their whole body, and notes may be 4 MiB: the answer is
-    // built within the size one answer may hold (the server refuses larger).
-    const budget = MAX_RESPONSE_BYTES - 64 * 1024;
+    // built within the size one answer may hold, as the server is configured
+    // (it refuses larger), less a margin for the envelope.
+    const budget = maxResponseBytes - 64 * 1024;
     let used = answerBytes({ items: [], due_count: due.length, omitted_for_size: args.limit });
     let full = false;
     let omitted = 0;

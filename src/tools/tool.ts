@@ -13,6 +13,13 @@ export interface ToolContext {
   view: VaultView;
   settings: VaultSettings;
   clock: Clock;
+  /**
+   * The largest answer the server sends (its configured `maxResponseBytes`,
+   * src/server/limits.ts), handed down by the server so that a tool which
+   * sizes its answer (get_due_reviews) plans against the limit enforced;
+   * MAX_RESPONSE_BYTES (budget.ts) when a tool runs outside a server.
+   */
+  maxResponseBytes?: number;
 }
 
 export interface ToolAnnotations {

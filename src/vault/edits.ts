@@ -1,8 +1,8 @@
 import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../files/body-edit.js';
-import { editedHead, FrontmatterLayoutError, headOf, joinNote, setFrontmatterKeys } from '../files/frontmatter-edit.js';
+import { editedHead, headOf, joinNote, setFrontmatterKeys } from '../files/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
-import { DexiError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
+import { NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { formatIso, formatLocal } from './time.js';
 
 export interface EditRequest {
@@ -35,11 +35,6 @@ function stampLike(previous: unknown, now: Date): string {
 export function asksForNothing(request: EditRequest): boolean {
   if (request.title !== undefined) return false;
   return request.text === undefined || (request.mode === 'append' && request.text === '');
-}
-
-/** A FrontmatterLayoutError as the domain error an assistant reads, word for word; anything else as it is. */
-function asDomainError(error: unknown): unknown {
-  return error instanceof FrontmatterLayoutError ? new DexiError(error.message) : error;
 }
 
 /**
@@ -83,24 +78,17 @@ export function editedContent(content: string, request: EditRequest, now: Date):
   const updatedKey = presentKey(parsed.data, UPDATED_KEYS);
   if (updatedKey !== undefined) updates[updatedKey] = stampLike(parsed.data[updatedKey], now);
 
-  try {
-    const head = Object.keys(updates).length > 0 ? editedHead(content, split, updates) : headOf(content, split);
-    // editedHead has read the new block back as these keys, and joinNote split the joined text back into that block and this body.
-    return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
-  } catch (error) {
-    throw asDomainError(error);
-  }
+  // A layout refused (FrontmatterLayoutError) is a DexiError: the assistant reads its sentence as it is.
+  const head = Object.keys(updates).length > 0 ? editedHead(content, split, updates) : headOf(content, split);
+  // editedHead has read the new block back as these keys, and joinNote split the joined text back into that block and this body.
+  return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
 }
 
 /**
- * setFrontmatterKeys (a card's `review` block) with its refusal as a domain
- * error: the file is split once, the block edited, the body put back
- * unchanged, and nothing is written unless the result reads back that way.
+ * setFrontmatterKeys (a card's `review` block): the file is split once, the
+ * block edited, the body put back unchanged, and nothing is written unless
+ * the result reads back that way (else a FrontmatterLayoutError, a DexiError).
  */
 export function withFrontmatterKeys(content: string, updates: Record<string, unknown>): string {
-  try {
-    return setFrontmatterKeys(content, updates);
-  } catch (error) {
-    throw asDomainError(error);
-  }
+  return setFrontmatterKeys(content, updates);
 }

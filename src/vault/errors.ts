@@ -1,13 +1,11 @@
+import { DexiError } from '../files/errors.js';
+
 /**
  * Domain errors. Each carries the plain sentence an assistant will read; the
- * tool layer turns any DexiError into a tool error with exactly that text.
+ * tool layer turns any DexiError into a tool error with exactly that text
+ * (`toolSentence`). The base lives a floor down, in src/files/errors.ts.
  */
-export class DexiError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export { DexiError };
 
 export class NoteNotFoundError extends DexiError {
   constructor() {

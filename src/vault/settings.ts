@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { settingsFile } from '../files/dexi-dir.js';
 import { normaliseTag } from './tags.js';
+import { DexiError } from './errors.js';
 
 export interface VaultSettings {
   /** Review deck tags, e.g. `#flashcards`. */
@@ -11,7 +12,7 @@ export interface VaultSettings {
 
 export const DEFAULT_SETTINGS: VaultSettings = { reviewTags: ['#flashcards'], noteCap: null };
 
-export class SettingsError extends Error {}
+export class SettingsError extends DexiError {}
 
 /** Read `<vault>/.dexi/settings.json`; a missing file means the defaults. */
 export async function readSettings(root: string): Promise<VaultSettings> {

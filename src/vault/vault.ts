@@ -93,7 +93,7 @@ const GIT_READY_WAIT_MS = 5000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export class VaultUnavailableError extends Error {}
+export class VaultUnavailableError extends DexiError {}
 
 /**
  * The vault model's face: which notes exist, where, and what their

@@ -1,18 +1,8 @@
 /*
  * Cosine similarity the way the vector index computes it: every stored vector
- * and every query is scaled to unit length once, so a cosine is a dot product.
+ * and every query is unit length already, made so once where it was embedded
+ * (normalizeInPlace in embedding.ts), so a cosine is a dot product.
  */
-
-/** A copy of `values` at unit length; a zero (or non-finite) vector becomes all zeros, which scores 0 against anything. */
-export function toUnitVector(values: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(values as ArrayLike<number>);
-  let sum = 0;
-  for (const x of out) sum += x * x;
-  const norm = Math.sqrt(sum);
-  if (norm > 0 && Number.isFinite(norm)) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  else out.fill(0);
-  return out;
-}
 
 export function dotF32(a: Float32Array, b: Float32Array): number {
   let sum = 0;

@@ -16,20 +16,22 @@ export interface Embedder {
 }
 
 
-/** Scales a vector to unit length in place; a zero vector stays zero. */
+/**
+ * Scales a vector to unit length in place, in double precision; a zero (or
+ * non-finite) vector becomes all zeros, which scores 0 against anything.
+ *
+ * The one place a vector is normalised: every embedder's `embed` ends with
+ * it (the transformers pipeline is asked not to normalise), so that a vector
+ * is unit length from the moment it is made, as the `Embedder` contract says;
+ * the vector index, the HNSW graph's scores and the exact scan take it as it
+ * is and score a cosine as a dot product (cosine.ts).
+ */
 export function normalizeInPlace(vector: number[]): number[] {
   let sum = 0;
   for (const x of vector) sum += x * x;
   const norm = Math.sqrt(sum);
   if (norm > 0 && Number.isFinite(norm)) {
     for (let i = 0; i < vector.length; i++) vector[i] = (vector[i] as number) / norm;
-  }
+  } else vector.fill(0);
   return vector;
-}
-
-export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let sum = 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) sum += (a[i] as number) * (b[i] as number);
-  return sum;
 }

@@ -107,11 +107,11 @@ export class TransformersEmbedder implements Embedder {
 
 async function runPipeline(extractor: FeatureExtractionPipeline, texts: string[]): Promise<number[][]> {
   if (texts.length === 0) return [];
-  const tensor = await extractor(texts, { pooling: 'mean', normalize: true });
+  // Not normalised by the pipeline: normalizeInPlace is the one place, in
+  // double precision, as for every embedder.
+  const tensor = await extractor(texts, { pooling: 'mean', normalize: false });
   const rows = tensor.tolist() as number[][];
   tensor.dispose?.();
-  // Normalised again in double precision so that every embedder's vectors
-  // have the same length to within rounding.
   return rows.map((row) => normalizeInPlace(Array.from(row)));
 }
 

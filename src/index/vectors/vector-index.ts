@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { TopK } from '../top-k.js';
 import { ChunkStore } from './chunk-store.js';
-import { clampScore, dotF32, toUnitVector } from './cosine.js';
+import { clampScore, dotF32 } from './cosine.js';
 import { exactSearch, type NoteFilter, type VectorHit } from './exact-scan.js';
 import { HnswGraph } from './hnsw-graph.js';
 import { hnswGraphBytes, storeVectorBytes, type VectorMemory } from './memory.js';
@@ -131,12 +131,14 @@ export class VectorIndex {
 
   /**
    * Replaces the note's vectors. A note with no chunks (an empty note) is
-   * recorded, with its hash, but never found.
+   * recorded, with its hash, but never found. Vectors, here and in the
+   * searches, are unit length as an embedder makes them (normalizeInPlace in
+   * embedding.ts), and are taken as they are.
    */
   upsert(noteId: string, chunks: ArrayLike<number>[], contentHash = ''): void {
     this.assertOpen();
     for (const chunk of chunks) this.checkDimensions(chunk);
-    const { dropped, added } = this.store.replace(noteId, chunks.map((chunk) => toUnitVector(chunk)), contentHash);
+    const { dropped, added } = this.store.replace(noteId, chunks.map((chunk) => Float32Array.from(chunk)), contentHash);
     for (const label of dropped) this.graph?.remove(label);
     for (const label of added) this.graph?.add(label, this.store.vector(label));
     this.changes++;
@@ -160,7 +162,7 @@ export class VectorIndex {
    */
   searchVector(vector: ArrayLike<number>, k: number, filter?: NoteFilter): VectorHit[] {
     this.checkDimensions(vector);
-    return this.search([toUnitVector(vector)], k, filter);
+    return this.search([Float32Array.from(vector)], k, filter);
   }
 
   /** The cosine of `noteId`'s best chunk to `vector`, as a search would score it; undefined when it has no vectors. */
@@ -168,7 +170,7 @@ export class VectorIndex {
     this.checkDimensions(vector);
     const note = this.store.notes.get(noteId);
     if (!note || note.labels.length === 0) return undefined;
-    const query = toUnitVector(vector);
+    const query = Float32Array.from(vector);
     let best = -Infinity;
     for (const label of note.labels) best = Math.max(best, dotF32(query, this.store.vector(label)));
     return clampScore(best);

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { createToken, listTokens, revokeToken, tokensPath, type TokenInfo } from '../access/tokens.js';
-import { systemClock } from '../vault/clock.js';
-import type { TokenConfig } from './args.js';
-import { columns } from './columns.js';
-import { cannotWrite, openVaultFolder } from './vault-folder.js';
+import { createToken, listTokens, revokeToken, tokensPath, type TokenInfo } from '../../access/tokens.js';
+import { systemClock } from '../../vault/clock.js';
+import type { TokenConfig } from '../args.js';
+import { columns } from '../columns.js';
+import { cannotWrite, openVaultFolder } from '../vault-folder.js';
 
 function describeBoundary(token: Pick<TokenInfo, 'folder' | 'tag'>): string {
   const parts: string[] = [];
