@@ -115,6 +115,23 @@ export function noteInBoundary(policy: AccessPolicy, note: { folder: string | nu
   return true;
 }
 
+/**
+ * The key of the own notes a bounded connection sees, as an index keeps
+ * ranking statistics by it (`Visibility` in src/index/visibility.ts): the
+ * boundary's one real folder now (`boundaryFolder`) and its tag. Which of the
+ * own notes are inside depends on these and the notes alone
+ * (`noteInBoundary`), so equal keys mean equal sets while the notes stay as
+ * they are: two tokens with one boundary share their statistics, and a
+ * folder boundary that comes to stand for another folder gets a key of its
+ * own. Pure.
+ */
+export function boundaryKey(policy: AccessPolicy, known?: KnownFolders): string {
+  return JSON.stringify(['own', boundaryFolder(policy, known) ?? null, policy.tag ?? null]);
+}
+
+/** The key of the notes teammates share: what every connection that sees them sees of a teammate's vault. */
+export const SHARED_NOTES_KEY = JSON.stringify(['shared']);
+
 /** Teammates' shared notes are visible only to connections without a boundary. */
 export function sharedNotesVisible(policy: AccessPolicy): boolean {
   return !isBounded(policy);

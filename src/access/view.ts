@@ -1,16 +1,18 @@
-import { indexedNote, type FullTextHit, type FullTextIndex, type PhraseLookup } from '../index/fulltext.js';
-import { holdsPhrase, onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverage } from '../index/query-syntax.js';
-import { phraseTerms } from '../index/terms.js';
+import type { FullTextHit, FullTextIndex } from '../index/fulltext.js';
+import { notePhraseCheck } from '../index/note-phrases.js';
+import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/query-syntax.js';
+import type { Visibility } from '../index/visibility.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import { foldName, resolveName } from '../files/names.js';
 import { DexiError, FolderNotFoundError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
-import { extractTags, toSearchText } from '../vault/markdown.js';
+import { extractTags } from '../vault/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/activity.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
-import { folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
+import { listenToNotes } from './note-changes.js';
+import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
 /**
  * A new note's text with the boundary tag counted in it: as given when it
@@ -85,6 +87,22 @@ interface RankedTextHit extends FullTextHit {
   vault: Vault;
 }
 
+/**
+ * What a connection hears of the notes' changes through its view
+ * (`VaultView#watch`).
+ */
+export interface NoteWatcher {
+  /**
+   * A note changed, appeared or went: `visible` says whether this connection
+   * sees it now (a note removed is not visible). Told of a note it sees now,
+   * and of one it cannot see only when `knows` names it: an id outside its
+   * view that it was never given is never handed to it.
+   */
+  changed(id: string, visible: boolean): void;
+  /** Whether the watcher was given this id before (a note it listed or follows). */
+  knows(id: string): boolean;
+}
+
 /** How far semantic search has embedded the notes, while it is not done. */
 export interface EmbeddingProgress {
   /** Visible notes embedded in full. */
@@ -123,10 +141,11 @@ export class VaultView {
    * refused.
    */
   async searchText(query: string, page: number, size: number): Promise<{ hits: VisibleHit[]; total: number; approximate?: true }> {
+    // Parsed once, here: each vault's index is handed the words.
     const words = queryWords(parseQuery(query));
     if (onlyExclusions(words)) throw new InvalidInputError(ONLY_EXCLUSIONS);
     const wanted = page * size;
-    const { found, total, approximate } = await this.rankText(query, wanted);
+    const { found, total, approximate } = await this.rankText(words, wanted);
     const hits: VisibleHit[] = [];
     for (const hit of found.slice(wanted - size, wanted)) {
       const note = this.visibleIn(hit.vault, hit.id);
@@ -136,7 +155,7 @@ export class VaultView {
   }
 
   /** The best `wanted` full-text hits over the vaults this connection searches, merged, best first. */
-  private async rankText(query: string, wanted: number): Promise<{ found: RankedTextHit[]; total: number; approximate: boolean }> {
+  private async rankText(words: QueryWords, wanted: number): Promise<{ found: RankedTextHit[]; total: number; approximate: boolean }> {
     // Each vault's index counts its visible matches and keeps the best
     // `wanted`; the page is cut from those, merged across vaults.
     const found: RankedTextHit[] = [];
@@ -145,44 +164,14 @@ export class VaultView {
     for (const vault of this.searchableVaults()) {
       const index = this.indexes.fulltext.get(vault);
       if (!index) continue;
-      const ranked = await index.query(query, this.visibilityTest(vault), wanted, (id, phrases) => this.phrasesIn(vault, id, phrases));
+      // The index looks for phrases in the vault's notes itself; the view says only which notes count.
+      const ranked = await index.query(words, this.visibility(vault), wanted, notePhraseCheck(vault));
       total += ranked.total;
       approximate ||= ranked.approximate === true;
       for (const hit of ranked.hits) found.push({ vault, ...hit });
     }
     found.sort((a, b) => b.coverage - a.coverage || b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { found, total, approximate };
-  }
-
-  /**
-   * Which of `phrases` a note of `vault` holds, adjacent and in order in one
-   * of the fields named (its `phraseTerms`: one index word per place), the
-   * fields made as the index made them: the title and tags from the record,
-   * the body's search text from the file, read only when a phrase may stand
-   * there. Undefined when the note is gone.
-   */
-  private async phrasesIn(vault: Vault, id: string, phrases: readonly PhraseLookup[]): Promise<boolean[] | undefined> {
-    let record = vault.get(id);
-    if (!record) return undefined;
-    let body = '';
-    if (phrases.some((phrase) => phrase.fields.includes('body'))) {
-      try {
-        const note = await vault.read(id);
-        record = note.record;
-        body = toSearchText(note.body);
-      } catch (error) {
-        if (error instanceof DexiError) return undefined;
-        throw error;
-      }
-    }
-    const fields: Record<string, string> = { ...indexedNote(record, body) };
-    const words = new Map<string, string[]>();
-    const wordsOf = (field: string): string[] => {
-      let known = words.get(field);
-      if (!known) words.set(field, (known = phraseTerms(fields[field] ?? '')));
-      return known;
-    };
-    return phrases.map((phrase) => phrase.fields.some((field) => holdsPhrase(wordsOf(field), phrase.terms)));
   }
 
   /** Whether the server runs semantic search at all (its tools are listed only then). */
@@ -232,7 +221,7 @@ export class VaultView {
    */
   async searchMeaning(query: string, size: number): Promise<VisibleHit[]> {
     const semantic = this.semanticIndex();
-    const anchor = await this.wordForWordMatch(query);
+    const anchor = await this.wordForWordMatch(queryWords(parseQuery(query)));
     const hits = await semantic.search(query, size, (id) => this.find(id) !== undefined, anchor);
     return this.visibleHits(hits);
   }
@@ -246,10 +235,10 @@ export class VaultView {
    * both to 100 % and changed no answer to the labeled topic queries, where
    * plain reciprocal-rank fusion cost a fifth of their recall (BENCHMARKS.md).
    */
-  private async wordForWordMatch(query: string): Promise<string | undefined> {
-    const coverage = wordForWordCoverage(query);
+  private async wordForWordMatch(words: QueryWords): Promise<string | undefined> {
+    const coverage = wordForWordCoverageOf(words);
     if (coverage === undefined) return undefined;
-    const [best] = (await this.rankText(query, 1)).found;
+    const [best] = (await this.rankText(words, 1)).found;
     return best && best.coverage === coverage ? best.id : undefined;
   }
 
@@ -346,13 +335,32 @@ export class VaultView {
     return undefined;
   }
 
+  /**
+   * Tell `watcher` of changes to the notes this connection may see (its own
+   * vault's, and teammates' where shared notes are visible), until the
+   * function returned is called: when the connection closes. The vaults
+   * themselves stay private to the view, and each holds one listener
+   * however many connections watch (note-changes.ts).
+   */
+  watch(watcher: NoteWatcher): () => void {
+    const stops = this.searchableVaults().map((vault) =>
+      listenToNotes(vault, (id, removed) => {
+        const visible = !removed && this.find(id) !== undefined;
+        if (visible || watcher.knows(id)) watcher.changed(id, visible);
+      }),
+    );
+    return () => {
+      for (const stop of stops.splice(0)) stop();
+    };
+  }
+
   /** The vaults this connection may search: its own, and teammates' where shared notes are visible. */
-  searchableVaults(): Vault[] {
+  private searchableVaults(): Vault[] {
     return sharedNotesVisible(this.policy) ? [this.own, ...this.teammates] : [this.own];
   }
 
   /** Whether this connection may see a note of a given vault: `visibleIn` without building the answer. */
-  canSee(vault: Vault, id: string): boolean {
+  private canSee(vault: Vault, id: string): boolean {
     const record = vault.get(id);
     if (!record) return false;
     if (vault === this.own) return this.seesOwn(record);
@@ -360,29 +368,21 @@ export class VaultView {
   }
 
   /**
-   * `canSee` for one vault, for code that tests many notes at once; undefined
-   * when this connection sees every note of it (its own vault, with no
-   * boundary), so that such code can skip the test.
+   * The notes of one vault this connection sees, as its index is handed them;
+   * undefined when it sees every note of it (its own vault, with no
+   * boundary), so that the index can skip the test. Its key names the set
+   * (`boundaryKey`): the index keeps what it works out for the set (its
+   * ranking statistics) by it until its notes change, and shares it with
+   * every connection of the same boundary.
    */
-  visibilityTest(vault: Vault): ((id: string) => boolean) | undefined {
+  private visibility(vault: Vault): Visibility | undefined {
     if (vault === this.own && !isBounded(this.policy)) return undefined;
-    // The same function while the visible set can only change with the
-    // notes: an index keeps what it works out for one visible set (its
-    // ranking statistics) by this function until its notes change. A folder
-    // appearing or going can change what a folder boundary means (look-alike
-    // folders), so that makes a new one.
-    const folders = this.own.folderChanges;
-    const kept = this.visibilityTests.get(vault);
-    if (kept && kept.folders === folders) return kept.test;
-    const test = (id: string): boolean => this.canSee(vault, id);
-    this.visibilityTests.set(vault, { test, folders });
-    return test;
+    const key = vault === this.own ? boundaryKey(this.policy, this.own) : SHARED_NOTES_KEY;
+    return { key, sees: (id) => this.canSee(vault, id) };
   }
 
-  private readonly visibilityTests = new Map<Vault, { test: (id: string) => boolean; folders: number }>();
-
   /** A note of a given vault if this connection may see it. */
-  visibleIn(vault: Vault, id: string): VisibleNote | undefined {
+  private visibleIn(vault: Vault, id: string): VisibleNote | undefined {
     const record = vault.get(id);
     if (!record || !this.canSee(vault, id)) return undefined;
     return vault === this.own ? { record } : { record, owner: vault.owner ?? 'teammate' };
@@ -397,8 +397,8 @@ export class VaultView {
    */
   connections(note: VisibleNote, maxBacklinks: number): NoteConnections {
     const vault = note.owner === undefined ? this.own : this.teammateOf(note.record.id);
-    const test = this.visibilityTest(vault);
-    const sees = test === undefined ? undefined : (record: NoteRecord): boolean => test(record.id);
+    const visibility = this.visibility(vault);
+    const sees = visibility === undefined ? undefined : (record: NoteRecord): boolean => visibility.sees(record.id);
     const { notes: links, unresolved } = vault.linksOf(note.record, sees);
     const backlinks = [...vault.backlinksOf(note.record, sees)];
     backlinks.sort((a, b) => b.updatedMs - a.updatedMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

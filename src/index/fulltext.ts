@@ -1,10 +1,11 @@
 import type { NoteRecord } from '../vault/note.js';
 import { normaliseTerm, splitWords } from './terms.js';
-import { onlyExclusions, parseQuery, queryWords } from './query-syntax.js';
+import { onlyExclusions, parseQuery, queryWords, type QueryWords } from './query-syntax.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { BulkBuilder } from './bulk-build.js';
 import type { EngineState } from './engine-state.js';
 import { PostingList } from './posting-list.js';
+import type { VisibleSet } from './visibility.js';
 import { RankedMiniSearch, type EngineDocument, type FieldPostings, type PhraseCheck, type RankedPage } from './ranked-search.js';
 
 export interface IndexedNote {
@@ -213,19 +214,23 @@ export class FullTextIndex {
    * match `query`, and the best `limit` of them: notes holding more of its
    * words first, then by score, equal ones by id, so that the order does
    * not depend on the history of edits (and pages never overlap). `query`
-   * may use the syntax of query-syntax.ts.
+   * may use the syntax of query-syntax.ts, or come already parsed into the
+   * index's words (`queryWords`), as the view hands it down: a search
+   * parses its query once, however many vaults it searches. `visible` is
+   * best a `Visibility`, whose key the ranking statistics are kept by.
    *
    * A phrase of two or more words is looked for in the text of the notes
    * holding all its words, with `check` (at most `budget` notes read in
    * all; past it, the total is estimated and says so: see
-   * `RankedMiniSearch#rankReading`); without `check`, such a query throws. A query that only excludes finds nothing (the view
-   * refuses it first).
+   * `RankedMiniSearch#rankReading`); without `check`, such a query throws.
+   * `notePhraseCheck` (note-phrases.ts) is the check over a vault's notes.
+   * A query that only excludes finds nothing (the view refuses it first).
    */
-  query(query: string, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage;
-  query(query: string, visible: ((id: string) => boolean) | undefined, limit: number, check: PhraseCheck, budget?: number): Promise<RankedPage>;
-  query(query: string, visible: ((id: string) => boolean) | undefined, limit: number, check?: PhraseCheck, budget = PHRASE_READ_BUDGET): RankedPage | Promise<RankedPage> {
+  query(query: string | QueryWords, visible: VisibleSet, limit: number): RankedPage;
+  query(query: string | QueryWords, visible: VisibleSet, limit: number, check: PhraseCheck, budget?: number): Promise<RankedPage>;
+  query(query: string | QueryWords, visible: VisibleSet, limit: number, check?: PhraseCheck, budget = PHRASE_READ_BUDGET): RankedPage | Promise<RankedPage> {
     this.seal();
-    const words = queryWords(parseQuery(query));
+    const words = typeof query === 'string' ? queryWords(parseQuery(query)) : query;
     if (onlyExclusions(words)) return check ? Promise.resolve({ total: 0, hits: [] }) : { total: 0, hits: [] };
     return check ? this.search.rankReading(words, visible, limit, check, budget) : this.search.rank(words, visible, limit);
   }

@@ -210,7 +210,11 @@ export const ANCHOR_MIN_GROUPS = 3;
  * for that to mean much (`ANCHOR_MIN_GROUPS`) or only leaves words out. Pure.
  */
 export function wordForWordCoverage(query: string): number | undefined {
-  const words = queryWords(parseQuery(query));
+  return wordForWordCoverageOf(queryWords(parseQuery(query)));
+}
+
+/** `wordForWordCoverage` of a query already in the index's words (a search parses its query once). Pure. */
+export function wordForWordCoverageOf(words: QueryWords): number | undefined {
   return words.groups.length < ANCHOR_MIN_GROUPS || onlyExclusions(words) ? undefined : words.groups.length;
 }
 

@@ -2,6 +2,7 @@ import type { Options } from 'minisearch';
 import { StatefulMiniSearch, type EngineState, type FieldPostings } from './engine-state.js';
 import type { QueryWords, WordGroup } from './query-syntax.js';
 import { TopK } from './top-k.js';
+import { KeptPerVisibleSet, visibleParts, type VisibleSet } from './visibility.js';
 
 export type { EngineCounts, EngineDocument, EngineState, FieldPostings } from './engine-state.js';
 
@@ -121,10 +122,11 @@ interface VisibleStatistics {
 
 export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
   /**
-   * By visibility test (one function per connection and vault, kept for its
-   * life): rebuilt on the first search after a change, O(notes).
+   * By the key of a visible set (`Visibility`: made from a boundary, shared
+   * by every connection with that boundary, never by a function's identity),
+   * made on the first search after a change, O(notes).
    */
-  private readonly visibleStatistics = new WeakMap<(id: string) => boolean, VisibleStatistics>();
+  private readonly visibleStatistics = new KeptPerVisibleSet<VisibleStatistics>();
   /**
    * The last search's sums, zeroed where it wrote them: three arrays the
    * size of the vault (1.8 MB at 100,000 notes) were made, zeroed and
@@ -164,7 +166,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
    * Synchronous: throws when a phrase of two or more words must be looked
    * for in the notes' text (`rankReading` does that).
    */
-  rank(query: RankQuery, visible: ((id: string) => boolean) | undefined, limit: number): RankedPage {
+  rank(query: RankQuery, visible: VisibleSet, limit: number): RankedPage {
     const found = this.candidates(query, visible);
     try {
       if (found.pending.size > 0) throw new Error('This query has phrases to look for in the notes: rank it with rankReading');
@@ -202,7 +204,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
    * matched; if the budget runs out before the page is full, the page is
    * short and `approximate`.
    */
-  async rankReading(query: RankQuery, visible: ((id: string) => boolean) | undefined, limit: number, check: PhraseCheck, budget: number): Promise<RankedPage> {
+  async rankReading(query: RankQuery, visible: VisibleSet, limit: number, check: PhraseCheck, budget: number): Promise<RankedPage> {
     const found = this.candidates(query, visible);
     try {
       return await this.rankFound(found, limit, check, budget);
@@ -280,7 +282,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
   }
 
   /** Every note `query` may find, by level (how many groups it holds), with what remains to be read of them. */
-  private candidates(query: RankQuery, visible: ((id: string) => boolean) | undefined): Candidates {
+  private candidates(query: RankQuery, visible: VisibleSet): Candidates {
     this.table ??= this.documentTable();
     const seen = visible === undefined ? undefined : this.statisticsFor(visible);
     // The notes that count: every live one, or the live ones the connection sees.
@@ -498,16 +500,17 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     return postings ? [{ term, weight: 1, postings }] : [];
   }
 
-  private statisticsFor(visible: (id: string) => boolean): VisibleStatistics {
-    const cached = this.visibleStatistics.get(visible);
-    if (cached?.version === this.version) return cached;
+  private statisticsFor(visible: Exclude<VisibleSet, undefined>): VisibleStatistics {
+    const { sees, key } = visibleParts(visible);
+    const cached = this.visibleStatistics.get(key, this.version);
+    if (cached) return cached;
     const fieldCount = this.fieldNames.length;
     const table = (this.table ??= this.documentTable());
     const seen = new Uint8Array(table.live.length);
     const lengthSums = new Array<number>(fieldCount).fill(0);
     let documentCount = 0;
     for (const [doc, id] of this._documentIds) {
-      if (!visible(id as string)) continue;
+      if (!sees(id as string)) continue;
       seen[doc] = 1;
       documentCount++;
       for (let field = 0; field < fieldCount; field++) lengthSums[field] = (lengthSums[field] as number) + (table.lengths[doc * fieldCount + field] as number);
@@ -520,7 +523,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
       // that not even the last bit of a score depends on a note outside.
       averageFieldLength: lengthSums.map((sum) => (documentCount === 0 ? 0 : sum / documentCount)),
     };
-    this.visibleStatistics.set(visible, statistics);
+    this.visibleStatistics.set(key, statistics);
     return statistics;
   }
 

@@ -14,9 +14,9 @@ import { foldName } from '../files/names.js';
 import { TopK } from '../index/top-k.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
-import type { NoteRecord } from '../vault/note.js';
 import { formatIso } from '../vault/time.js';
 import { viewReadyForRequest } from './errors.js';
+import { ResourceChanges } from './resource-changes.js';
 
 /**
  * Notes as MCP resources, so that a client can let the person attach a note
@@ -31,8 +31,6 @@ export const RESOURCE_PAGE_SIZE = 100;
 const MARKDOWN = 'text/markdown';
 /** The template's URI, as `completion/complete` names it. */
 export const NOTE_TEMPLATE = `${SCHEME}{note_id}`;
-/** Notes appearing or vanishing within this long are told as one `list_changed`. */
-export const LIST_CHANGED_DEBOUNCE_MS = 500;
 const MAX_COMPLETIONS = 100;
 
 export function noteUri(id: string): string {
@@ -76,27 +74,43 @@ function offsetOf(cursor: string | undefined): number {
 /**
  * Answer `resources/list`, `resources/templates/list`, `resources/read` and
  * `resources/subscribe` for this connection. Returns what stops it listening
- * to the vault, for when the connection closes.
+ * to the notes' changes, for when the connection closes.
  */
 export function serveNotesAsResources(server: Server, context: ToolContext): () => void {
   const { view } = context;
-  const ready = (): Promise<void> => viewReadyForRequest(view);
-  // The list: once the client has listed, a note that comes into its view or
-  // leaves it is told as `list_changed`, a burst of them as one. `listed` is
-  // the ids it may see, kept only for a client that listed at all.
-  let listed: Set<string> | undefined;
+  const changes = new ResourceChanges(view, {
+    updated: (id) => void server.sendResourceUpdated({ uri: noteUri(id) }).catch(() => undefined),
+    listChanged: () => void server.sendResourceListChanged().catch(() => undefined),
+  });
+  serveList(server, view, changes);
+  serveTemplates(server);
+  serveRead(server, view);
+  serveSubscriptions(server, view, changes);
+  return () => changes.stop();
+}
+
+const ready = (view: VaultView): Promise<void> => viewReadyForRequest(view);
+
+/** The note id a request's URI names, or an error saying what a note's URI looks like. */
+function idOf(uri: string): string {
+  const id = noteIdOfUri(uri);
+  if (id === undefined) throw new McpError(ErrorCode.InvalidParams, `"${uri}" is not a note of this server; note resources look like ${SCHEME}NOTE_ID.`);
+  return id;
+}
+
+/** `resources/list`: every visible note, newest first, a page at a time; the first list starts the client's `list_changed`. */
+function serveList(server: Server, view: VaultView, changes: ResourceChanges): void {
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    await ready();
+    await ready(view);
     const offset = offsetOf(request.params?.cursor);
     // Only the notes up to the page are kept in order, as list_notes does: sorting
     // every note took the first page 227 ms at 100,000 notes (median over stdio).
     const kept = new TopK<{ id: string; score: number; note: VisibleNote }>(offset + RESOURCE_PAGE_SIZE);
     let total = 0;
-    const firstList = listed === undefined;
-    if (firstList) listed = new Set();
+    const listed = changes.listing();
     for (const note of view.allNotes()) {
       total++;
-      if (firstList) listed?.add(note.record.id);
+      listed?.(note.record.id);
       if (kept.admits(note.record.updatedMs, note.record.id)) kept.push({ id: note.record.id, score: note.record.updatedMs, note });
     }
     const page = kept
@@ -106,6 +120,9 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
     const next = offset + RESOURCE_PAGE_SIZE;
     return next < total ? { resources: page, nextCursor: String(next) } : { resources: page };
   });
+}
+
+function serveTemplates(server: Server): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       {
@@ -117,15 +134,14 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
       },
     ],
   }));
-  const idOf = (uri: string): string => {
-    const id = noteIdOfUri(uri);
-    if (id === undefined) throw new McpError(ErrorCode.InvalidParams, `"${uri}" is not a note of this server; note resources look like ${SCHEME}NOTE_ID.`);
-    return id;
-  };
+}
+
+/** `resources/read`: a visible note's Markdown body; any other id is the specification's "resource not found". */
+function serveRead(server: Server, view: VaultView): void {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
     const id = idOf(uri);
-    await ready();
+    await ready(view);
     try {
       const note = await view.read(id);
       const meta: Record<string, unknown> = { title: note.record.title, updated: formatIso(new Date(note.record.updatedMs)) };
@@ -138,63 +154,21 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
       throw error;
     }
   });
+}
 
-  // Subscriptions: the ids of the notes this client follows. Only notes it
-  // may see can be followed, and a change is told only of those; a note that
-  // leaves its view (deleted, moved or retagged out of the boundary) is told
-  // once, as changed, and then no longer followed.
-  const followed = new Set<string>();
-  const tell = (id: string): void => {
-    server.sendResourceUpdated({ uri: noteUri(id) }).catch(() => undefined);
-  };
-  let listTimer: NodeJS.Timeout | undefined;
-  const listChanged = (): void => {
-    listTimer ??= setTimeout(() => {
-      listTimer = undefined;
-      server.sendResourceListChanged().catch(() => undefined);
-    }, LIST_CHANGED_DEBOUNCE_MS);
-  };
-  const onNote = (record: NoteRecord): void => {
-    const visible = listed !== undefined || followed.has(record.id) ? view.find(record.id) !== undefined : false;
-    if (listed !== undefined && visible !== listed.has(record.id)) {
-      if (visible) listed.add(record.id);
-      else listed.delete(record.id);
-      listChanged();
-    }
-    if (!followed.has(record.id)) return;
-    if (!visible) followed.delete(record.id);
-    tell(record.id);
-  };
-  const onRemoved = (record: NoteRecord): void => {
-    if (listed?.delete(record.id)) listChanged();
-    if (!followed.delete(record.id)) return;
-    tell(record.id);
-  };
-  const vaults = view.searchableVaults();
-  for (const vault of vaults) {
-    vault.on('note', onNote);
-    vault.on('removed', onRemoved);
-  }
+/** `resources/subscribe` and `unsubscribe`: only a note the client may see can be followed. */
+function serveSubscriptions(server: Server, view: VaultView, changes: ResourceChanges): void {
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const id = idOf(request.params.uri);
-    await ready();
+    await ready(view);
     if (view.find(id) === undefined) throw new McpError(-32002, 'Note not found', { uri: request.params.uri });
-    followed.add(id);
+    changes.follow(id);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-    followed.delete(idOf(request.params.uri));
+    changes.unfollow(idOf(request.params.uri));
     return {};
   });
-  return () => {
-    for (const vault of vaults) {
-      vault.off('note', onNote);
-      vault.off('removed', onRemoved);
-    }
-    followed.clear();
-    if (listTimer) clearTimeout(listTimer);
-    listed = undefined;
-  };
 }
 
 /**

@@ -15,7 +15,8 @@ export async function serveStdio(server: Server, instructions?: () => string): P
       previous?.();
       resolve();
     };
-    process.stdin.once('end', () => resolve());
+    // The client hung up: the connection closes, and with it what it listened to (the server's onclose).
+    process.stdin.once('end', () => void server.close().catch(() => undefined).finally(resolve));
   });
   await server.connect(transport);
   await closed;
