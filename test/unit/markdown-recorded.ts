@@ -2,9 +2,9 @@
  * The answers the old scanner gave (before issue 14 split it into one block
  * pass and one inline walk), recorded once into markdown-recorded.json from
  * its frozen copy, for markdown-analyze.test.ts to compare the current
- * scanner against. The copy itself is gone: the recorder and the copy are in
- * git history (commit "Markdown answers recorded from the frozen old
- * scanner", test/unit/record-markdown-answers.ts and markdown-legacy.ts).
+ * scanner against. The copy itself is gone: it and the recorder are in git
+ * history (`git show 383fa96:test/unit/markdown-legacy.ts`, and
+ * record-markdown-answers.ts beside it).
  *
  * The inputs are the generated and hand-written bodies of markdown-cases.ts
  * and markdown-corpora.ts, the sample vault's notes and a generated vault's.
