@@ -201,7 +201,10 @@ describe('hostile files', () => {
     const lines = () => shared.logs.filter((line) => line.includes('over.md'));
     expect(lines()).toHaveLength(1);
     await utimes(path.join(vault, 'over.md'), new Date(), new Date(Date.now() + 5000));
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A note written after the touch, in the same folder, is reported after it: once the watcher
+    // has read it, the touch has been seen, and settled() waits for what it started.
+    await writeFile(path.join(vault, 'after-over.md'), 'written after the touch\n');
+    await waitFor(() => shared.runtime.own.atPath('after-over.md'), 5000, 'the watcher to see a file written after the touch');
     await shared.runtime.settled();
     expect(lines()).toHaveLength(1);
     expect(lines()[0]).toMatch(/4194305 bytes is over the 4 MiB note limit/);

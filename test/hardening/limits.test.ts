@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { answerBytes, MAX_RESPONSE_BYTES } from '../../src/tools/budget.js';
 import { defineTool } from '../../src/tools/tool.js';
 import { CLI, ROOT } from '../e2e/process.js';
-import { removeDir, writeVault } from '../helpers.js';
+import { removeDir, waitFor, writeVault } from '../helpers.js';
 import { notPlain, openShared, textOf, withTimeout, type Shared } from './harness.js';
 import { NO_MODEL } from './rpc.js';
 import { startStdioServer } from '../support/stdio-server.js';
@@ -176,7 +176,12 @@ describe('tool calls per connection are bounded', () => {
     return { tool, state };
   }
 
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  /** Wait until the gated tool has started `count` calls in all. */
+  const started = (state: ReturnType<typeof gatedTool>['state'], count: number) =>
+    waitFor(() => state.started.length >= count, 5000, `${count} calls to start`);
+  /** After a release: wait until another call holds the gate, or every call up to `count` has ended. */
+  const nextTurn = (state: ReturnType<typeof gatedTool>['state'], count: number) =>
+    waitFor(() => state.release.length > 0 || (state.started.length >= count && state.running === 0), 5000, 'the next call to start or the last to end');
 
   it('runs a few at once, queues some in order, and refuses the rest plainly', async () => {
     const shared = await openShared(await vaultOf({ 'a.md': 'a\n' }));
@@ -184,9 +189,10 @@ describe('tool calls per connection are bounded', () => {
     const { tool, state } = gatedTool();
     const client = await shared.connect({ tools: [tool], limits: { maxRunning: 2, maxWaiting: 3 } });
     const calls = Array.from({ length: 8 }, (_, n) => client.call('slow', { n }));
-    await settle();
-    expect(state.started).toEqual([0, 1]);
+    // Once the last three are refused, the server has taken in all eight.
     const refused = await Promise.all(calls.slice(5));
+    await started(state, 2);
+    expect(state.started).toEqual([0, 1]);
     for (const result of refused) {
       expect(textOf(result)).toBe('This connection already has 2 tool calls running and 3 waiting, the most it takes at once; wait for some to finish, then call slow again.');
       expect(notPlain(textOf(result))).toBeUndefined();
@@ -194,7 +200,7 @@ describe('tool calls per connection are bounded', () => {
     stats.refusedBusy += refused.length;
     while (state.started.length < 5 || state.running > 0) {
       state.release.shift()?.();
-      await settle();
+      await nextTurn(state, 5);
     }
     const done = await Promise.all(calls.slice(0, 5));
     expect(done.map((result) => (result.structuredContent as { n: number }).n)).toEqual([0, 1, 2, 3, 4]);
@@ -202,7 +208,7 @@ describe('tool calls per connection are bounded', () => {
     expect(state.most).toBe(2);
     // Once the queue has drained, calls are taken again.
     const again = client.call('slow', { n: 9 });
-    await settle();
+    await started(state, 6);
     state.release.shift()?.();
     expect((await again).isError).toBeFalsy();
   });
@@ -215,14 +221,15 @@ describe('tool calls per connection are bounded', () => {
     const first = client.call('slow', { n: 1 });
     const controller = new AbortController();
     const cancelled = client.client.callTool({ name: 'slow', arguments: { n: 2 } }, undefined, { signal: controller.signal }).catch(() => 'cancelled');
-    await settle();
+    // The server takes messages in order: a call refused now shows the second one waiting in the queue.
+    expect(textOf(await client.call('slow', { n: 0 }))).toMatch(/^This connection already has 1 tool calls running and 1 waiting/);
     controller.abort();
     expect(await cancelled).toBe('cancelled');
-    await settle();
+    // The cancellation reaches the server before the third call, and takes the second out of the queue at once.
     const third = client.call('slow', { n: 3 });
-    await settle();
+    await started(state, 1);
     state.release.shift()?.();
-    await settle();
+    await started(state, 2);
     state.release.shift()?.();
     expect((await first).isError).toBeFalsy();
     expect((await third).isError).toBeFalsy();
@@ -235,14 +242,15 @@ describe('tool calls per connection are bounded', () => {
     const { tool, state } = gatedTool();
     const client = await shared.connect({ tools: [tool] });
     const calls = Array.from({ length: 100 }, (_, n) => client.call('slow', { n }, 30_000));
-    await settle();
-    expect(state.running).toBe(DEFAULT_LIMITS.maxRunning);
     const results = calls.slice(DEFAULT_LIMITS.maxRunning + DEFAULT_LIMITS.maxWaiting);
+    // Once the calls beyond the queue are refused, the server has taken in all hundred.
     for (const result of await Promise.all(results)) expect(result.isError).toBe(true);
+    await started(state, DEFAULT_LIMITS.maxRunning);
+    expect(state.running).toBe(DEFAULT_LIMITS.maxRunning);
     stats.refusedBusy += results.length;
     while (state.started.length < DEFAULT_LIMITS.maxRunning + DEFAULT_LIMITS.maxWaiting || state.running > 0) {
       for (const release of state.release.splice(0)) release();
-      await settle();
+      await nextTurn(state, DEFAULT_LIMITS.maxRunning + DEFAULT_LIMITS.maxWaiting);
     }
     const served = await Promise.all(calls.slice(0, DEFAULT_LIMITS.maxRunning + DEFAULT_LIMITS.maxWaiting));
     expect(served.every((result) => !result.isError)).toBe(true);

@@ -1,6 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { connect, copySampleVault, removeDir, TestClock, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
 import { teammateNoteId } from '../../src/vault/identity.js';
 
@@ -150,16 +150,46 @@ const file = (rel: string) => readFile(path.join(dir, rel), 'utf8');
 const due = (limit = 50) => h.ok<Due>('get_due_reviews', { limit });
 const grade = (id: string, value: number) => h.ok<Graded>('grade_review', { note_id: id, grade: value });
 
-beforeEach(async () => {
+async function openFixture(): Promise<void> {
   dir = await writeVault(VAULT);
   h = await connect({ dir });
-});
-afterEach(async () => {
+}
+async function closeFixture(): Promise<void> {
   await h.close();
   await removeDir(dir);
-});
+}
+
+/**
+ * The tests of a block that only read share one vault, runtime and client
+ * (opening them is most of a test's time); the clock is set back before each.
+ */
+function readingTests(): void {
+  beforeAll(openFixture);
+  afterAll(closeFixture);
+  beforeEach(() => {
+    h.clock.current = new TestClock().current;
+  });
+}
+
+/** The tests of a block that write get a fresh vault each. */
+function writingTests(): void {
+  beforeEach(openFixture);
+  afterEach(closeFixture);
+}
+
+/** A fresh vault for one test that reconnects in a block of reading tests: the shared one is back after it. */
+async function freshFixture(): Promise<void> {
+  const shared = { h, dir };
+  await openFixture();
+  onTestFinished(async () => {
+    await closeFixture();
+    ({ h, dir } = shared);
+  });
+}
 
 describe('tools/list', () => {
+  readingTests();
+
   it('lists both review tools with schemas, scopes and annotations', async () => {
     const { tools } = await h.client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -186,6 +216,8 @@ describe('tools/list', () => {
 });
 
 describe('get_due_reviews', () => {
+  readingTests();
+
   it('lists reviewed cards most overdue first, then new cards oldest first', async () => {
     const result = await h.ok<Due>('get_due_reviews');
     expect(result.items.map((item) => item.id)).toEqual(ORDER);
@@ -233,6 +265,7 @@ describe('get_due_reviews', () => {
   });
 
   it('takes the deck tags from settings.reviewTags', async () => {
+    await freshFixture();
     await reconnect({ settings: { reviewTags: ['#spanish'] } });
     const result = await due();
     expect(result.items.map((item) => item.id)).toEqual([ID.overdue3]);
@@ -242,6 +275,7 @@ describe('get_due_reviews', () => {
   });
 
   it('counts only the reviews inside a folder boundary', async () => {
+    await freshFixture();
     await reconnect({ folder: 'Cards' });
     const result = await due();
     expect(result.items.map((item) => item.id)).toEqual([ID.overdue10, ID.overdue3, ID.oldNew, ID.recentNew]);
@@ -250,6 +284,7 @@ describe('get_due_reviews', () => {
   });
 
   it('counts only the reviews inside a tag boundary', async () => {
+    await freshFixture();
     await reconnect({ tag: '#work' });
     expect((await due()).items.map((item) => item.id)).toEqual([ID.work]);
     expect(await h.fail('grade_review', { note_id: ID.overdue10, grade: 3 })).toBe('Note not found');
@@ -259,6 +294,7 @@ describe('get_due_reviews', () => {
   });
 
   it('never lists a teammate\'s shared cards', async () => {
+    await freshFixture();
     const teammate = await writeVault({
       'Shared card.md': `---\nid: 00000000-0000-4000-8000-0000000000aa\nshared: true\ncreated: 2026-01-01T00:00:00+00:00\n---\nTheir card. #flashcards\n`,
     });
@@ -273,6 +309,8 @@ describe('get_due_reviews', () => {
 });
 
 describe('grade_review', () => {
+  writingTests();
+
   it('walks Good, Good, Easy to 1, 6 and 15 days with ease 2.5, 2.5, 2.6', async () => {
     const first = await grade(ID.oldNew, 3);
     expect(first).toEqual({ id: ID.oldNew, grade: 3, due_at: '2026-12-01T12:00:00+00:00', interval_days: 1, ease_factor: 2.5, repetitions: 1 });
@@ -363,6 +401,8 @@ describe('grade_review', () => {
 });
 
 describe('schedules and edits', () => {
+  writingTests();
+
   it('keeps the schedule through an edit of the text in an editor and through update_note', async () => {
     await grade(ID.oldNew, 3);
     await editOnDisk('Cards/Old new.md', (text) => text.replace('**Lisbon.**', '**Lisbon**, on the Tagus.'));
@@ -410,6 +450,8 @@ describe('schedules and edits', () => {
 });
 
 describe('a review session on the sample vault', () => {
+  writingTests();
+
   it('lists due cards, grades each, and keeps the schedule over a restart', async () => {
     await h.close();
     await removeDir(dir);
