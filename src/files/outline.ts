@@ -89,8 +89,8 @@ export interface BodyScan {
   headings: ScannedHeading[];
   /** By 0-based line index: whether the line is Markdown (not code, a comment or math). */
   prose: boolean[];
-  /** The fence (its indentation and characters) of a fenced code block still open at the end of the body. */
-  openFence?: string;
+  /** A fenced code block still open at the end of the body: its fence (indentation and characters), and its opening line (1-based). */
+  openFence?: { text: string; line: number };
 }
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
@@ -134,7 +134,7 @@ export function scanBody(body: string): BodyScan {
   const lines = bodyLines(body);
   const headings: ScannedHeading[] = [];
   const prose: boolean[] = [];
-  let fence: { char: string; length: number; text: string } | undefined;
+  let fence: { char: string; length: number; text: string; line: number } | undefined;
   let inHtmlComment = false;
   let inPercent = false;
   let inMath = false;
@@ -184,7 +184,7 @@ export function scanBody(body: string): BodyScan {
     }
     const opening = FENCE.exec(line);
     if (opening && !(opening[2]?.startsWith('`') && (opening[3] ?? '').includes('`'))) {
-      fence = { char: opening[2]?.[0] ?? '`', length: opening[2]?.length ?? 3, text: `${opening[1] ?? ''}${opening[2] ?? ''}` };
+      fence = { char: opening[2]?.[0] ?? '`', length: opening[2]?.length ?? 3, text: `${opening[1] ?? ''}${opening[2] ?? ''}`, line: number };
       prose[index] = false;
       paragraph = undefined;
       continue;
@@ -215,7 +215,7 @@ export function scanBody(body: string): BodyScan {
     else paragraph = { firstLine: number, texts: [line.trim()], plain: true };
   }
   const scan: BodyScan = { lines, headings, prose };
-  if (fence) scan.openFence = fence.text;
+  if (fence) scan.openFence = { text: fence.text, line: fence.line };
   return scan;
 }
 
@@ -309,13 +309,27 @@ function sectionSpan(scan: BodyScan, heading: ScannedHeading): TargetSpan {
 /** A list item's first line, or a line a paragraph cannot go back past. */
 const LIST_START = LIST_ITEM;
 
+/**
+ * Whether 0-based line `index` ends its block: the next line is blank, or
+ * starts a block of its own. A paragraph line after it would continue the
+ * block (a lazy continuation line), and a block id counts only at a block's
+ * end.
+ */
+function endsBlock(scan: BodyScan, index: number, headingLines: Set<number>): boolean {
+  const next = scan.lines[index + 1]?.text;
+  if (next === undefined || isBlank(next) || !scan.prose[index + 1] || headingLines.has(index + 2)) return true;
+  return LIST_ITEM.test(next) || QUOTE.test(next) || FENCE.test(next) || THEMATIC_BREAK.test(next) || ATX.test(next) || HTML_COMMENT_START.test(next);
+}
+
 /** The block whose last line ends with `^id`: a list item from its marker line, or a paragraph from after the blank line (or heading) before it. */
 function blockTarget(scan: BodyScan, target: string): TargetSpan {
   const id = target.slice(1);
   if (!/^[A-Za-z0-9-]+$/.test(id)) throw new OutlineTargetError(`Heading not found: ${target}`);
   const ending = new RegExp(`(?:^|[ \\t])\\^${id}[ \\t]*$`);
   const headingLines = new Set(scan.headings.flatMap((heading) => [heading.line, heading.lastLine]));
-  const ends = scan.lines.map((line, index) => index).filter((index) => scan.prose[index] && !headingLines.has(index + 1) && ending.test(scan.lines[index]?.text ?? ''));
+  const ends = scan.lines
+    .map((line, index) => index)
+    .filter((index) => scan.prose[index] && !headingLines.has(index + 1) && ending.test(scan.lines[index]?.text ?? '') && endsBlock(scan, index, headingLines));
   if (ends.length === 0) throw new OutlineTargetError(`Heading not found: ${target}`);
   if (ends.length > 1) throw new OutlineTargetError(`"${target}" ends ${ends.length} blocks in the note; block ids should be unique, so fix the note in an editor first.`);
   const last = ends[0] as number;

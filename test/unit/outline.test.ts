@@ -111,6 +111,11 @@ describe('findTarget', () => {
     expect(findTarget('# A', 'A')).toEqual({ kind: 'section', headingLine: 1, from: 2, to: 1 });
   });
 
+  it('a block id counts only at the end of its block', () => {
+    expect(() => findTarget('para ^x\nlazy continuation\n', '^x')).toThrow(new OutlineTargetError('Heading not found: ^x'));
+    expect(findTarget('para ^x\n- item\n', '^x')).toEqual({ kind: 'block', from: 1, to: 1 });
+  });
+
   it('a list item block goes back to its marker line', () => {
     expect(findTarget('para\n\n- item\n  continued ^x\n- next\n', '^x')).toEqual({ kind: 'block', from: 3, to: 4 });
   });
