@@ -278,12 +278,22 @@ export function targetIn(scan: BodyScan, target: string): TargetSpan {
   if (parts.length === 0) throw new OutlineTargetError(`Heading not found: ${target}`);
   const matches = scan.headings.filter((heading, index) => foldName(heading.heading) === parts.at(-1) && ancestorsMatch(scan.headings, index, parts.slice(0, -1)));
   if (matches.length === 0) throw new OutlineTargetError(`Heading not found: ${target}`);
+  // `Parent#Child` where Child also sits deeper under Parent: the direct child is the one named (else the nearer one could never be).
+  const direct = parts.length > 1 ? matches.filter((heading) => foldName(parentOf(scan.headings, heading)?.heading ?? '') === parts.at(-2)) : [];
+  if (direct.length === 1) return sectionSpan(scan, direct[0] as ScannedHeading);
   if (matches.length > 1) {
     throw new OutlineTargetError(
       `"${target}" matches ${matches.length} headings in the note; name the one you mean with the heading above it, as Parent#Child.`,
     );
   }
   return sectionSpan(scan, matches[0] as ScannedHeading);
+}
+
+/** The heading `heading` sits directly under: the nearest one before it of a higher level. */
+function parentOf(headings: ScannedHeading[], heading: ScannedHeading): ScannedHeading | undefined {
+  const index = headings.indexOf(heading);
+  for (let i = index - 1; i >= 0; i--) if ((headings[i] as ScannedHeading).level < heading.level) return headings[i];
+  return undefined;
 }
 
 /** Whether the headings enclosing `headings[index]` include `parents`, in that order (outermost first). */

@@ -87,6 +87,7 @@ describe('findTarget', () => {
     ['Notes', { kind: 'section', headingLine: 9, from: 10, to: 12 }],
     ['Empty', { kind: 'section', headingLine: 13, from: 14, to: 13 }],
     ['Other#Tasks', { kind: 'section', headingLine: 15, from: 16, to: 18 }],
+    ['Project#Tasks#Done', { kind: 'section', headingLine: 7, from: 8, to: 8 }],
     ['Setext', { kind: 'section', headingLine: 19, from: 21, to: 21 }],
     ['^t2', { kind: 'block', from: 5, to: 5 }],
     ['^para', { kind: 'block', from: 10, to: 11 }],
@@ -104,6 +105,14 @@ describe('findTarget', () => {
     ['Tasks', '"Tasks" matches 2 headings in the note; name the one you mean with the heading above it, as Parent#Child.'],
   ])('%j is refused', (target, message) => {
     expect(() => findTarget(note, target)).toThrow(new OutlineTargetError(message));
+  });
+
+  it('Parent#Child names the direct child when the name also occurs deeper under Parent', () => {
+    const body = '# A\n## X\n## B\n### X\n';
+    expect(findTarget(body, 'A#X')).toEqual({ kind: 'section', headingLine: 2, from: 3, to: 2 });
+    expect(findTarget(body, 'B#X')).toEqual({ kind: 'section', headingLine: 4, from: 5, to: 4 });
+    expect(() => findTarget(body, 'X')).toThrow(new OutlineTargetError('"X" matches 2 headings in the note; name the one you mean with the heading above it, as Parent#Child.'));
+    expect(() => findTarget('# A\n## B\n### X\n## C\n### X\n', 'A#X')).toThrow(/matches 2 headings/);
   });
 
   it('an empty last section ends at the last line', () => {
