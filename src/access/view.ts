@@ -10,6 +10,7 @@ import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/activity.js';
+import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
 import { listenToNotes } from './note-changes.js';
 import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
@@ -451,15 +452,25 @@ export class VaultView {
     this.writable(id);
     const { tag } = this.policy;
     const edit: UpdateRequest = { ...request, admit: this.admitOwn };
-    if (tag !== undefined) {
-      edit.guard = (tagsAfter) => {
-        if (!keepsBoundaryTag(this.policy, tagsAfter)) {
-          throw new InvalidInputError(`This edit would remove the tag ${tag}, which this connection is limited to; keep ${tag} in the text.`);
-        }
-      };
-    }
+    if (tag !== undefined) edit.guard = this.keepsTag;
     return this.own.update(id, edit, this.journal(tool));
   }
+
+  /** Edit inside an own, visible note's body (`edit_note`); as with update, an edit that would take away the boundary tag is refused. */
+  editBody(id: string, operation: BodyOperation, tool: string): Promise<NoteWithBody> {
+    this.writable(id);
+    const edit: BodyEditRequest = { operation, admit: this.admitOwn };
+    if (this.policy.tag !== undefined) edit.guard = this.keepsTag;
+    return this.own.editBody(id, edit, this.journal(tool));
+  }
+
+  /** Refuses the tags a note would have after an edit when the boundary tag is not among them, naming it. */
+  private readonly keepsTag = (tagsAfter: string[]): void => {
+    const { tag } = this.policy;
+    if (tag !== undefined && !keepsBoundaryTag(this.policy, tagsAfter)) {
+      throw new InvalidInputError(`This edit would remove the tag ${tag}, which this connection is limited to; keep ${tag} in the text.`);
+    }
+  };
 
   /** Write frontmatter keys of an own, visible note (a card's review block). */
   setFrontmatter(id: string, updates: Record<string, unknown>, tool: string): Promise<NoteRecord> {

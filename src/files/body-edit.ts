@@ -62,7 +62,7 @@ const isSpaceOrTab = (char: string | undefined): boolean => char === ' ' || char
  * Scanned by hand: a regular expression anchored at the end would retry from
  * every position of a long run of blank lines, quadratic in a 4 MiB body.
  */
-function withoutTrailingBlankLines(text: string): string {
+export function withoutTrailingBlankLines(text: string): string {
   let end = text.length;
   for (;;) {
     let start = end;
@@ -74,7 +74,7 @@ function withoutTrailingBlankLines(text: string): string {
 }
 
 /** `text` without its leading blank lines; the indentation of its first non-blank line stays (it can make that line code). */
-function withoutLeadingBlankLines(text: string): string {
+export function withoutLeadingBlankLines(text: string): string {
   let start = 0;
   for (;;) {
     let end = start;

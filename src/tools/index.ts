@@ -1,3 +1,4 @@
+import { editNoteTool } from './edit-note.js';
 import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
@@ -18,6 +19,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   listFoldersTool,
   createNoteTool,
   updateNoteTool,
+  editNoteTool,
   moveNoteTool,
   deleteNoteTool,
   getDueReviewsTool,

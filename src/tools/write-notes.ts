@@ -41,6 +41,7 @@ export const updateNoteTool = defineTool({
   description:
     'Change a note\'s title and/or body. mode "append" (safe: use it to add thoughts) adds the text at the end of the body on a new line. ' +
     'mode "replace" (the default) overwrites the entire body: read the note with get_note first, keep what should stay, and prefer append unless a rewrite was asked for. ' +
+      'For a small change inside a note (fix a word, add a bullet under a heading, rewrite one section), use edit_note instead. ' +
     'Frontmatter (id, review schedule, other keys) is always kept; a new title is stored without moving the file. ' +
     'Returns the updated note in full (a connection without read access gets only the id, the new updated time, and the title and text it sent). ' +
     'Errors: "Note not found"; "Nothing to update" when replace mode gets neither title nor text, or append mode no title and no (or empty) text; ' +

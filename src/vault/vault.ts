@@ -9,6 +9,7 @@ import { numberedName } from '../files/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
 import { assertFileWritable, deleteNoteFile, type AdmitAttachment, type Deleted } from './delete.js';
 import type { Clock } from './clock.js';
+import { editedNoteBody, type BodyEditRequest } from './body-edits.js';
 import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
 import { ConcurrentEditError, DexiError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { GitDates } from './git-dates.js';
@@ -559,6 +560,16 @@ export class Vault extends EventEmitter<VaultEvents> {
       request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
       return edited.content;
     }, request.admit, journal, replacesBody ? 'copy' : 'merge');
+  }
+
+  /** Edit inside a note's body (`edit_note`, see body-edits.ts); a body the edit leaves as it was is not written. */
+  async editBody(id: string, request: BodyEditRequest, journal?: WriteJournal): Promise<NoteWithBody> {
+    const now = this.options.clock.now();
+    return this.edit(id, (content) => {
+      const edited = editedNoteBody(content, request.operation, now);
+      if (edited) request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
+      return edited?.content;
+    }, request.admit, journal);
   }
 
   /**

@@ -12,7 +12,7 @@ import { connect, connectClient, removeDir, writeVault, type Harness } from '../
  * point outside, a note of a created note's name, outside linkers of every
  * inside note, and under a tag boundary untagged notes inside the very
  * folders used). Every answer, and every inside note read afterwards, must
- * be the same: create_note, move_note, and each link form a move rewrites
+ * be the same: create_note, edit_note, move_note, and each link form a move rewrites
  * (wikilink, wikilink with a path, relative and absolute, embed, Markdown
  * link relative and absolute, with anchors, aliases and titles).
  */
@@ -115,6 +115,11 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
     'Probe: [[Deep]] [[Plan|the plan]] ![[Target]] [[Work/Sub/Deep#Part]] [[/Work/Plan]] [p](Work/Plan.md) [p](/Work/Plan.md#goals "g") ' +
     '[[../Private/secret]] [s](../Private/secret.md) [[../Private/nope]] [[salary]] [[Private/other]] [o](Private/other.md) [[secret]] [[nonexistent-name]]';
   const probe = (await call('create_note', { title: 'probe', text: probeText })).structuredContent as { id: string };
+  // edit_note on inside notes: written links resolve among the notes the connection sees; a refusal (a missing heading, the boundary tag taken away) reads the same.
+  await call('edit_note', { note_id: id(3), operation: 'replace_text', old_text: 'Target.', new_text: 'Target, edited: [[salary]] [[Deep]]' });
+  await call('edit_note', { note_id: id(4), operation: 'insert', position: 'start', text: '- a bullet [[Deep]] [[secret]]' });
+  await call('edit_note', { note_id: id(4), operation: 'insert', heading: 'Missing', text: 'x' });
+  await call('edit_note', { note_id: id(2), operation: 'replace_text', old_text: '#work ', new_text: '' });
   await call('move_note', { note_id: probe.id, folder: 'Work/Moved/Deeper' });
   await call('move_note', { note_id: id(2), folder: 'Work/A/B/C' });
   await call('move_note', { note_id: id(1), folder: 'Work/Archive' });
@@ -144,6 +149,10 @@ describe.each(CASES)('writes under boundary: $name', (c) => {
     // The comparison is not between two refusals: the moves happened, and the links that named Deep name it still.
     const text = normalised(bare.transcript);
     expect(text).toContain('Work/A/B/C');
+    expect(text).toContain('Target, edited: [[salary]] [[Deep]]');
+    expect(text).toContain('- a bullet [[Deep]] [[secret]]');
+    expect(text).toContain('Heading not found: Missing');
+    if (c.tag !== undefined) expect(text).toContain('This edit would remove the tag #work');
     const deep = (await crowded.h.ok<{ folder: string; backlinks: { notes: { id: string }[] } }>('get_note', { note_id: id(2) }));
     expect(deep.folder).toBe('Work/A/B/C');
     expect(deep.backlinks.notes.map((n) => n.id)).toEqual(expect.arrayContaining([id(3), id(4)]));
