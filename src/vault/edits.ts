@@ -22,7 +22,7 @@ export interface EditedNote {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The new value of a note's `updated` key, written the way the note already writes it (a date alone stays a date alone). */
-function stampLike(previous: unknown, now: Date): string {
+export function stampLike(previous: unknown, now: Date): string {
   return typeof previous === 'string' && DATE_ONLY.test(previous.trim()) ? formatLocal(now, 'day') : formatIso(now);
 }
 
@@ -38,7 +38,7 @@ export function asksForNothing(request: EditRequest): boolean {
 }
 
 /** A FrontmatterLayoutError as the domain error an assistant reads, word for word; anything else as it is. */
-function asDomainError(error: unknown): unknown {
+export function asDomainError(error: unknown): unknown {
   return error instanceof FrontmatterLayoutError ? new DexiError(error.message) : error;
 }
 
