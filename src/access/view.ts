@@ -10,7 +10,7 @@ import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/activity.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
-import { checkProperties, type PropertyValue } from '../vault/properties.js';
+import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
 /**
@@ -449,7 +449,7 @@ export class VaultView {
    * when missing, with `properties` in its frontmatter from the start.
    */
   async create(request: NewNote, tool: string): Promise<NoteWithBody> {
-    const properties = request.properties === undefined ? undefined : checkProperties(request.properties);
+    const properties = request.properties === undefined ? undefined : this.checkedProperties(request.properties);
     const { folder, tag } = this.policy;
     const journal = this.journal(tool);
     const asked = request.folder === undefined ? undefined : this.askedFolder(request.folder);
@@ -486,7 +486,7 @@ export class VaultView {
    */
   setProperties(id: string, properties: Readonly<Record<string, PropertyValue>>, tool: string): Promise<NoteWithBody> {
     // Checked before the note is looked up: the same answer for every id, and nothing written.
-    const request: PropertiesRequest = { properties: checkProperties(properties), admit: this.admitOwn };
+    const request: PropertiesRequest = { properties: this.checkedProperties(properties), admit: this.admitOwn };
     this.writable(id);
     const { tag } = this.policy;
     if (tag !== undefined) {
@@ -497,6 +497,20 @@ export class VaultView {
       };
     }
     return this.own.setProperties(id, request, this.journal(tool));
+  }
+
+  /**
+   * checkProperties, and under a boundary no removal of `title`. Security:
+   * the title would then come from the file name, which is numbered (` 2`)
+   * where a note the connection cannot see held the name when it was made
+   * or moved; a title given instead tells nothing.
+   */
+  private checkedProperties(properties: Readonly<Record<string, PropertyValue>>): PropertyUpdates {
+    const updates = checkProperties(properties);
+    if (isBounded(this.policy) && Object.hasOwn(updates, 'title') && updates.title === undefined) {
+      throw new InvalidInputError('This connection cannot remove the title property; set it to the title wanted instead.');
+    }
+    return updates;
   }
 
   /** Write frontmatter keys of an own, visible note (a card's review block). */

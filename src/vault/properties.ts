@@ -25,8 +25,15 @@ export type PropertyValue = string | number | boolean | (string | number)[] | nu
 /** Property updates as the frontmatter editor takes them: undefined removes a key. */
 export type PropertyUpdates = Record<string, string | number | boolean | (string | number)[] | undefined>;
 
-/** The keys that are never shown as properties (`properties` of get_note). */
-const HIDDEN_KEYS = new Set(['id', 'review']);
+/**
+ * The keys that are never shown as properties (`properties` of get_note):
+ * `id` and `review`, as the contract says, and `title`, which the note's
+ * own `title` gives. Security: whether a note's title is written in its
+ * frontmatter tells whether its file name was taken when it was created or
+ * moved (a numbered name keeps the title there), so under a boundary it
+ * would tell that a note the connection cannot see holds that name.
+ */
+const HIDDEN_KEYS = new Set(['id', 'review', 'title']);
 
 /** Why a key may not be set, by key. */
 const REFUSED_KEYS: ReadonlyMap<string, string> = new Map([
@@ -108,8 +115,8 @@ function asJson(value: unknown): unknown {
 }
 
 /**
- * What `get_note` shows as `properties`: every frontmatter key but `id` and
- * `review`, in the block's order, each with its YAML value as JSON. Dates
+ * What `get_note` shows as `properties`: every frontmatter key but `id`,
+ * `review` and `title` (HIDDEN_KEYS), in the block's order, each with its YAML value as JSON. Dates
  * stay the text they are written as (the YAML 1.2 core schema reads
  * `2026-01-02` as a string). Undefined when the block cannot be read (the
  * note is then never rewritten either).

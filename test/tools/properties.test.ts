@@ -143,6 +143,8 @@ describe('set_properties', () => {
     const h = await harness();
     const note = await h.ok<FullNote>('set_properties', { note_id: WIN_ID, properties: { title: 'Renamed' } });
     expect(note.title).toBe('Renamed');
+    // Not among the properties: whether a title is written tells whether a file name was taken (see propertiesOf).
+    expect(note.properties).toEqual({ done: false, rating: 3 });
     expect(await stat(path.join(h.dir, 'Work/Windows.md'))).toBeTruthy();
     const back = await h.ok<FullNote>('set_properties', { note_id: WIN_ID, properties: { title: null } });
     expect(back.title).toBe('Windows');
@@ -195,6 +197,13 @@ describe('set_properties', () => {
     await h.ok('set_properties', { note_id: WIN_ID, properties: { done: true } });
     expect(await h.fail('set_properties', { note_id: CARD_ID, properties: { a: 1 } })).toBe('Note not found');
     expect(await file(h, 'Cards/Card.md')).toBe(CARD);
+    // A title is set, never removed, under a boundary: the file name it would fall back to may be numbered beside a hidden note.
+    for (const noteId of [WIN_ID, CARD_ID]) {
+      expect(await h.fail('set_properties', { note_id: noteId, properties: { title: null } })).toBe(
+        'This connection cannot remove the title property; set it to the title wanted instead.',
+      );
+    }
+    expect(await h.fail('create_note', { title: 'T', properties: { title: null } })).toMatch(/cannot remove the title/);
   });
 
   it('under a tag boundary, the boundary tag cannot be taken out of tags', async () => {

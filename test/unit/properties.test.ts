@@ -124,6 +124,7 @@ describe('propertiesOf: every key but id and review, as written', () => {
     ['dates stay text', '---\nid: x\ncreated: 2026-11-20\nat: 2026-11-20T08:00:00+00:00\n---\n', { created: '2026-11-20', at: '2026-11-20T08:00:00+00:00' }],
     ['types as YAML gives them, in order', '---\nb: true\nn: 3\nl: [a, 1]\ns: "12"\nnone:\n---\n', { b: true, n: 3, l: ['a', 1], s: '12', none: null }],
     ['review and id left out', '---\nid: x\nreview:\n  due: 2026-12-01\nkeep: 1\n---\n', { keep: 1 }],
+    ['title left out: the note\'s own title gives it', '---\ntitle: Big plan\nkeep: 1\n---\n', { keep: 1 }],
     ['nested values as JSON', '---\nm:\n  a: 1\n  b: [x]\n---\n', { m: { a: 1, b: ['x'] } }],
     ['an explicit timestamp becomes its ISO text', '---\nt: !!timestamp 2026-11-20\n---\n', { t: '2026-11-20T00:00:00.000Z' }],
     ['no frontmatter', 'Body\n', {}],
