@@ -11,7 +11,8 @@ import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
-import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
+import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
+import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { listenToNotes } from './note-changes.js';
 import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
@@ -48,6 +49,15 @@ export function shownFolder(asked: string, landed: string, visible: ReadonlySet<
   if (wanted.length !== spelt.length || foldName(asked) !== foldName(landed)) return landed;
   const seen = (folder: string): boolean => visible.has(folder) || [...visible].some((other) => other.startsWith(`${folder}/`));
   return spelt.map((segment, i) => (seen(spelt.slice(0, i + 1).join('/')) ? segment : (wanted[i] as string))).join('/');
+}
+
+/** What create_note asks for: `folder` as move_note names it, `properties` as set_properties takes them. */
+export interface NewNote {
+  title: string;
+  text: string;
+  noteCap: number | null;
+  folder?: string | undefined;
+  properties?: Readonly<Record<string, PropertyValue>> | undefined;
 }
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
@@ -434,17 +444,25 @@ export class VaultView {
     if (!this.seesOwn(record)) throw new NoteNotFoundError();
   };
 
-  /** Create a note: filed into the boundary folder, the boundary tag added to its text when missing. */
-  create(request: { title: string; text: string; noteCap: number | null }, tool: string): Promise<NoteWithBody> {
+  /**
+   * Create a note: filed into `folder` (named as `move` takes it, bounded
+   * alike) or else the boundary folder, the boundary tag added to its text
+   * when missing, with `properties` in its frontmatter from the start.
+   */
+  async create(request: NewNote, tool: string): Promise<NoteWithBody> {
+    const properties = request.properties === undefined ? undefined : this.checkedProperties(request.properties);
     const { folder, tag } = this.policy;
     const journal = this.journal(tool);
-    return this.own.create({
+    const asked = request.folder === undefined ? undefined : this.askedFolder(request.folder);
+    const made = await this.own.create({
       title: request.title,
       text: withBoundaryTag(request.text, tag),
-      folder: folder === undefined ? null : (this.own.findFolder(folder) ?? folder),
+      folder: asked !== undefined ? asked.folder : folder === undefined ? null : (this.own.findFolder(folder) ?? folder),
       noteCap: request.noteCap,
+      ...(properties ? { properties } : {}),
       ...(journal ? { journal } : {}),
     });
+    return asked === undefined ? made : this.shownIn(made, asked);
   }
 
   /** Change a note's body or title; an edit that would take away the boundary tag is refused, naming it. */
@@ -472,6 +490,40 @@ export class VaultView {
     }
   };
 
+  /**
+   * set_properties on an own, visible note (properties.ts: what may be set, and how); under a tag boundary, a change
+   * that would take the boundary tag away (from `tags`, with no copy of it
+   * in the body) is refused, naming it.
+   */
+  setProperties(id: string, properties: Readonly<Record<string, PropertyValue>>, tool: string): Promise<NoteWithBody> {
+    // Checked before the note is looked up: the same answer for every id, and nothing written.
+    const request: PropertiesRequest = { properties: this.checkedProperties(properties), admit: this.admitOwn };
+    this.writable(id);
+    const { tag } = this.policy;
+    if (tag !== undefined) {
+      request.guard = (tagsAfter) => {
+        if (!keepsBoundaryTag(this.policy, tagsAfter)) {
+          throw new InvalidInputError(`This change would remove the tag ${tag}, which this connection is limited to; keep ${tag} in tags.`);
+        }
+      };
+    }
+    return this.own.setProperties(id, request, this.journal(tool));
+  }
+
+  /**
+   * checkProperties, and under a boundary no removal of `title`. Security:
+   * the title would then come from the file name, which is numbered (` 2`)
+   * where a note the connection cannot see held the name when it was made
+   * or moved; a title given instead tells nothing.
+   */
+  private checkedProperties(properties: Readonly<Record<string, PropertyValue>>): PropertyUpdates {
+    const updates = checkProperties(properties);
+    if (isBounded(this.policy) && Object.hasOwn(updates, 'title') && updates.title === undefined) {
+      throw new InvalidInputError('This connection cannot remove the title property; set it to the title wanted instead.');
+    }
+    return updates;
+  }
+
   /** Write frontmatter keys of an own, visible note (a card's review block). */
   setFrontmatter(id: string, updates: Record<string, unknown>, tool: string): Promise<NoteRecord> {
     this.writable(id);
@@ -488,17 +540,31 @@ export class VaultView {
    */
   async move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
     this.writable(id);
+    const asked = this.askedFolder(folderName);
+    const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
+    return this.shownIn(await this.own.move(id, asked.folder, this.admitOwn, this.journal(tool), seen), asked);
+  }
+
+  /**
+   * The folder a move or a create names (`"unfiled"`: the top level), as
+   * `move` resolves it, with the folders this connection sees; "Folder not
+   * found" for one outside its boundary.
+   */
+  private askedFolder(folderName: string): { folder: string | null; visible: Set<string> } {
     const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
     let folder: string | null = null;
     // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
     const visible = new Set(this.folderCounts().folders.keys());
     if (trimmed.toLowerCase() !== 'unfiled') folder = resolveName(trimmed, visible) ?? trimmed;
     if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
-    const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
-    const moved = await this.own.move(id, folder, this.admitOwn, this.journal(tool), seen);
-    const landed = moved.record.folder;
-    if (folder === null || landed === null || landed === folder) return moved;
-    return { ...moved, record: { ...moved.record, folder: shownFolder(folder, landed, visible) } };
+    return { folder, visible };
+  }
+
+  /** A note that landed in the folder asked for, with that folder as the connection knows it (see `shownFolder`). */
+  private shownIn(note: NoteWithBody, asked: { folder: string | null; visible: Set<string> }): NoteWithBody {
+    const landed = note.record.folder;
+    if (asked.folder === null || landed === null || landed === asked.folder) return note;
+    return { ...note, record: { ...note.record, folder: shownFolder(asked.folder, landed, asked.visible) } };
   }
 
   /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */

@@ -18,6 +18,6 @@ export const getNoteTool = defineTool({
   async handler(args, { view }) {
     await view.assertReady();
     const note = await view.read(args.note_id);
-    return toFullNote(note.record, note.body, note.owner, view.connections(note, BACKLINK_LIMIT));
+    return toFullNote(note.record, note.body, note.owner, view.connections(note, BACKLINK_LIMIT), note.properties);
   },
 });

@@ -3,6 +3,7 @@ import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
 import { searchNotesTool } from './search-notes.js';
+import { setPropertiesTool } from './set-properties.js';
 import { findSimilarTool, semanticSearchTool } from './semantic.js';
 import { listFoldersTool, listTagsTool } from './tags-folders.js';
 import type { ToolDefinition } from './tool.js';
@@ -21,6 +22,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   updateNoteTool,
   editNoteTool,
   moveNoteTool,
+  setPropertiesTool,
   deleteNoteTool,
   getDueReviewsTool,
   gradeReviewTool,

@@ -33,9 +33,16 @@ export function toItem(note: VisibleNote, similarity?: number): z.infer<typeof n
   return item;
 }
 
-export function toFullNote(record: NoteRecord, body: string, owner?: string, connections?: NoteConnections): z.infer<typeof fullNote> {
+export function toFullNote(
+  record: NoteRecord,
+  body: string,
+  owner?: string,
+  connections?: NoteConnections,
+  properties?: Record<string, unknown>,
+): z.infer<typeof fullNote> {
   const { id, title, ...rest } = baseFields(record, owner);
   const note: z.infer<typeof fullNote> = { id, title, text: body, ...rest };
+  if (properties !== undefined) note.properties = properties;
   if (connections) {
     note.links = { notes: connections.links.map(toRef), unresolved: connections.unresolved };
     note.backlinks = { notes: connections.backlinks.map(toRef), total: connections.backlinkCount };

@@ -71,6 +71,10 @@ export const BACKLINK_LIMIT = 50;
 export const fullNote = z.object({
   ...noteItemFields,
   text: z.string().describe('The full Markdown body, without the frontmatter.'),
+  properties: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The frontmatter keys (Obsidian\'s Properties) but id, review and title (the note\'s title is above), with their values as written (dates as text); absent when the frontmatter is not valid YAML.'),
   links: z
     .object({
       notes: z.array(noteRef).describe('The notes this one links to ([[wikilinks]], embeds, Markdown links to notes), each once, in order of first appearance.'),

@@ -6,6 +6,7 @@ import { toFullNote, toWriteReceipt } from './items.js';
 import type { NoteConnections, VaultView } from '../access/view.js';
 import type { NoteRecord } from '../vault/note.js';
 import { BACKLINK_LIMIT, choice, fullNote, noteId, text, updatedNote } from './schemas.js';
+import { propertiesParam } from './set-properties.js';
 import { defineTool } from './tool.js';
 
 /** A written note's links and backlinks, for a connection that may read: they name other notes. */
@@ -19,19 +20,22 @@ export const createNoteTool = defineTool({
   description:
     'Create a new note from Markdown text. Write #hashtags and @mentions inline: they become the note\'s tags. ' +
     'The note is saved as a Markdown file named after its title (inside this connection\'s folder, if it is limited to one; ' +
-    'a connection limited to a tag gets that tag added to the text). To add to an existing note, use update_note in append mode instead. ' +
-    'Returns the created note in full (with text, and its links and backlinks: notes that already linked to its title are its backlinks at once). Errors: the note limit message when the vault is at its note cap; plain messages for a title over 500 characters.',
+    'a connection limited to a tag gets that tag added to the text); folder files it elsewhere and properties sets its frontmatter properties at once. To add to an existing note, use update_note in append mode instead. ' +
+    'Returns the created note in full (with text, and its links and backlinks: notes that already linked to its title are its backlinks at once). Errors: the note limit message when the vault is at its note cap; plain messages for a title over 500 characters; "Folder not found: X" for a folder outside what this connection may use; ' +
+    'a plain refusal for properties set_properties would refuse.',
   scope: 'notes:write',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   input: z.object({
     title: text('title', { max: 500, description: 'The title, up to 500 characters; also the file name. Empty gives "Untitled".' }).optional().default(''),
     text: text('text', { description: 'The body, as Markdown or plain text, with inline #hashtags and @mentions.' }).optional().default(''),
+    folder: text('folder', { min: 1, max: 1000, description: 'The folder to create it in, as move_note takes it, e.g. "Projects/Alpha" (made if missing); omit for the top level.' }).optional(),
+    properties: propertiesParam('Properties (frontmatter keys) to write into the new note, as set_properties takes them: e.g. {"status": "todo", "due": "2026-12-10"}.').optional(),
   }),
   output: fullNote,
   async handler(args, { view, settings }) {
     await view.assertReady();
-    const note = await view.create({ title: args.title, text: args.text, noteCap: settings.noteCap }, 'create_note');
-    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
+    const note = await view.create({ title: args.title, text: args.text, noteCap: settings.noteCap, folder: args.folder, properties: args.properties }, 'create_note');
+    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record), note.properties);
   },
 });
 
@@ -65,7 +69,7 @@ export const updateNoteTool = defineTool({
     const note = await view.update(args.note_id, request, 'update_note');
     // A write-only connection never gets back note text it did not send.
     if (!hasScope(view.policy, 'notes:read')) return toWriteReceipt(note.record, note.body, args);
-    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
+    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record), note.properties);
   },
 });
 
@@ -109,6 +113,6 @@ export const moveNoteTool = defineTool({
     const note = await view.move(args.note_id, args.folder, 'move_note');
     // A write-only connection learns nothing of the note it did not send.
     if (!hasScope(view.policy, 'notes:read')) return { id: note.record.id, updated: formatIso(new Date(note.record.updatedMs)) };
-    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record));
+    return toFullNote(note.record, note.body, undefined, readableConnections(view, note.record), note.properties);
   },
 });

@@ -7,12 +7,12 @@
  */
 import { bodyLineEndingOf, endsWithLineBreak } from '../files/body-edit.js';
 import { BodyEditError, editedBody, type BodyOperation } from '../files/body-ops.js';
-import { editedHead, FrontmatterLayoutError, headOf, joinNote } from '../files/frontmatter-edit.js';
+import { editedHead, headOf, joinNote } from '../files/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
 import { OutlineTargetError } from '../files/outline.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
 import { stampLike, type EditedNote } from './edits.js';
-import { DexiError, InvalidInputError, ReadOnlyNoteError } from './errors.js';
+import { InvalidInputError, ReadOnlyNoteError } from './errors.js';
 import type { Admit } from './note.js';
 
 export type { BodyOperation } from '../files/body-ops.js';
@@ -20,7 +20,7 @@ export type { BodyOperation } from '../files/body-ops.js';
 /** The edit's refusal as the error the tool layer hands on: a heading or text the body lacks is the caller's to fix. */
 function asDomainError(error: unknown): unknown {
   if (error instanceof BodyEditError || error instanceof OutlineTargetError) return new InvalidInputError(error.message);
-  return error instanceof FrontmatterLayoutError ? new DexiError(error.message) : error;
+  return error;
 }
 
 /**

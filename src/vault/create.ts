@@ -15,6 +15,7 @@ import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
+import { withPropertiesOf, type PropertyUpdates } from './properties.js';
 import { formatIso } from './time.js';
 
 export interface CreateRequest {
@@ -25,6 +26,8 @@ export interface CreateRequest {
   noteCap?: number | null;
   /** What an importer adds: see `ImportedNote`. */
   imported?: ImportedNote;
+  /** Frontmatter keys the caller sets (properties.ts, checkProperties), after the ones made here; undefined removes one of those. */
+  properties?: PropertyUpdates;
   /** Where a tool's create is recorded. */
   journal?: WriteJournal;
 }
@@ -88,6 +91,11 @@ export function createNote(
       const attachment = imported?.attachment;
       const attachmentName = attachment === undefined ? undefined : `${base}.${attachment.extension}`;
       if (attachmentName !== undefined) frontmatter.attachment = inFolder(attachmentName);
+      // In the one write that makes the note: a value given replaces the one made here, null leaves it out.
+      for (const [key, value] of Object.entries(request.properties ?? {})) {
+        if (value === undefined) delete frontmatter[key];
+        else frontmatter[key] = value;
+      }
       // A fresh block, so that text which itself begins with `---` stays body.
       const content = setFrontmatterKeys('', frontmatter) + request.text;
       assertFits(content);
@@ -119,7 +127,7 @@ export function createNote(
         const parsed = parseNoteFile({ path: vaultPath, content, size, mtimeMs: nowMs, ctimeMs: nowMs, ino: 0, birthtimeMs: nowMs });
         record = { ...parsed.record, id: frontmatter.id as string };
       }
-      return { record, body: request.text };
+      return withPropertiesOf(content, { record, body: request.text });
     }
     throw new DexiError('Could not find a free file name for this title; choose another title.');
   });

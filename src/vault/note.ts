@@ -58,6 +58,8 @@ export interface NoteRecord {
 export interface NoteWithBody {
   record: NoteRecord;
   body: string;
+  /** Its frontmatter keys but `id` and `review` (properties.ts, `propertiesOf`); absent when the block cannot be read. */
+  properties?: Record<string, unknown>;
 }
 
 /**

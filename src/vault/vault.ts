@@ -25,6 +25,7 @@ import { bringBackLate, type Change, type LateText } from './late-edits.js';
 import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
+import { propertiesChange, propertiesOf, withPropertiesOf, type PropertiesRequest } from './properties.js';
 import { frontmatterTags, mergeTags } from './tags.js';
 
 export type { LoadProgress } from './loader.js';
@@ -73,6 +74,7 @@ export interface UpdateRequest {
 }
 
 export type { Admit } from './note.js';
+export type { PropertiesRequest } from './properties.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
 
 /**
@@ -450,7 +452,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       const file = await this.files.open(record.path);
       await file?.file.handle.close();
       if (!file) return 'missing';
-      return file.hash === record.hash ? { record, body: bodyOf(file.content, record) } : 'retry';
+      return file.hash === record.hash ? withPropertiesOf(file.content, { record, body: bodyOf(file.content, record) }) : 'retry';
     });
   }
 
@@ -493,7 +495,7 @@ export class Vault extends EventEmitter<VaultEvents> {
       const current = await this.currentToWrite(id, record, file, admit, 'changed');
       if (current === 'retry') return 'retry';
       next = change(file.content, current);
-      if (next === undefined) return { record: current, body: bodyOf(file.content, current) };
+      if (next === undefined) return withPropertiesOf(file.content, { record: current, body: bodyOf(file.content, current) });
       assertFits(next);
       const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file);
       // Kept before the file is touched: a crash after the write must not lose the version it replaced.
@@ -548,7 +550,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     const updated: NoteRecord = { ...parsed.record, id };
     this.catalog.placeOwnWrite(updated);
     this.emit('note', updated, parsed.body, parsed.searchText);
-    return { record: this.catalog.get(id) ?? updated, body: parsed.body };
+    return { record: this.catalog.get(id) ?? updated, body: parsed.body, ...(updated.broken ? {} : { properties: propertiesOf(parsed.data) }) };
   }
 
   async update(id: string, request: UpdateRequest, journal?: WriteJournal): Promise<NoteWithBody> {
@@ -580,6 +582,12 @@ export class Vault extends EventEmitter<VaultEvents> {
     const result = await this.edit(id, (content) => withFrontmatterKeys(content, updates), admit, journal);
     return result.record;
   }
+
+  /** `set_properties`: see properties.ts, `propertiesChange`. */
+  setProperties(id: string, request: PropertiesRequest, journal?: WriteJournal): Promise<NoteWithBody> {
+    return this.edit(id, propertiesChange(request, this.options.clock.now()), request.admit, journal);
+  }
+
   /**
    * Move a note's file into `folder` (vault-relative, made if missing; null:
    * the vault's root), keeping its id and every byte of it, under its file

@@ -138,6 +138,11 @@ describe.each(CASES)('boundary: $name', (c) => {
       ...(c.folder === undefined
         ? []
         : [['move_note', (v: string) => ({ note_id: id(1), folder: v }), c.outsideFolders.filter((f) => !f.startsWith(`${c.folder}/`)), 'No Such Folder'] as Probe]),
+      ['set_properties', (v) => ({ note_id: v, properties: { status: 'x', tags: null } }), c.outside.map(id), id(999)],
+      // create_note into a folder outside a folder boundary: "Folder not found", as for one that does not exist.
+      ...(c.folder === undefined
+        ? []
+        : [['create_note', (v: string) => ({ title: 'Probe', folder: v, properties: { a: 1 } }), c.outsideFolders.filter((f) => !f.startsWith(`${c.folder}/`)), 'No Such Folder'] as Probe]),
       ['grade_review', (v) => ({ note_id: v, grade: 3 }), c.outside.map(id), id(999)],
       ['list_notes', (v) => ({ folder: v }), c.outsideFolders, 'No Such Folder'],
       ['list_notes', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
