@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toFullNote } from './items.js';
-import { BACKLINK_LIMIT, fullNote, noteId } from './schemas.js';
+import type { PartRequest } from './note-part.js';
+import { BACKLINK_LIMIT, fullNote, noteId, requiredInt } from './schemas.js';
 import { defineTool } from './tool.js';
 
 export const getNoteTool = defineTool({
@@ -13,11 +14,18 @@ export const getNoteTool = defineTool({
     'Errors: "Note not found" for an unknown id or one this connection may not see.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  input: z.object({ note_id: noteId() }),
+  input: z.object({
+    note_id: noteId(),
+    from_line: requiredInt('from_line', 1, undefined, 'Start at this body line (1 is the first line after the frontmatter), e.g. lines.to + 1 of a truncated answer.').optional(),
+    max_lines: requiredInt('max_lines', 1, undefined, 'Return at most this many lines from from_line (or from the start).').optional(),
+  }),
   output: fullNote,
   async handler(args, { view }) {
     await view.assertReady();
     const note = await view.read(args.note_id);
-    return toFullNote(note.record, note.body, note.owner, view.connections(note, BACKLINK_LIMIT));
+    const request: PartRequest = {};
+    if (args.from_line !== undefined) request.fromLine = args.from_line;
+    if (args.max_lines !== undefined) request.maxLines = args.max_lines;
+    return toFullNote(note.record, note.body, note.owner, view.connections(note, BACKLINK_LIMIT), request);
   },
 });

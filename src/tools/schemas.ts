@@ -19,7 +19,7 @@ export function intParam(name: string, min: number, max: number | undefined, def
   return wholeNumber(name, min, max).optional().default(defaultValue).describe(description);
 }
 
-export function requiredInt(name: string, min: number, max: number, description: string) {
+export function requiredInt(name: string, min: number, max: number | undefined, description: string) {
   return wholeNumber(name, min, max).describe(description);
 }
 
@@ -70,7 +70,9 @@ export const BACKLINK_LIMIT = 50;
 
 export const fullNote = z.object({
   ...noteItemFields,
-  text: z.string().describe('The full Markdown body, without the frontmatter.'),
+  text: z
+    .string()
+    .describe('The Markdown body without the frontmatter: whole up to 50,000 characters, else the lines that lines names (see truncated); with heading, from_line or max_lines, the lines asked for.'),
   links: z
     .object({
       notes: z.array(noteRef).describe('The notes this one links to ([[wikilinks]], embeds, Markdown links to notes), each once, in order of first appearance.'),
@@ -85,6 +87,17 @@ export const fullNote = z.object({
     })
     .optional()
     .describe('The notes that link to this one ("what links here"); present when this connection may read notes.'),
+  lines: z
+    .object({
+      from: z.number().int().describe('The first body line text holds, counting from 1 (the first line after the frontmatter); 0 when the body is empty.'),
+      to: z.number().int().describe('The last body line text holds; 0 when the body is empty.'),
+      total: z.number().int().describe('How many lines the body has.'),
+    })
+    .describe('Which lines of the body text holds.'),
+  truncated: z
+    .literal(true)
+    .optional()
+    .describe('Present when the lines asked for (or the whole body) did not fit in 50,000 characters: text holds the whole lines that fit (a single longer line comes cut); read on with from_line set to lines.to + 1.'),
 });
 
 /**
@@ -96,7 +109,7 @@ export const fullNote = z.object({
  * came from the note itself.
  */
 export const updatedNote = fullNote
-  .partial({ title: true, tags: true, source: true, created: true, text: true })
+  .partial({ title: true, tags: true, source: true, created: true, text: true, lines: true })
   .describe('The updated note in full; without notes:read, only the id, updated, and the title and text this call sent.');
 
 export const pagedItems = z.object({
