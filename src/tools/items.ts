@@ -44,12 +44,23 @@ export function toItem(note: VisibleNote, similarity?: number): z.infer<typeof n
 export function toFullNote(record: NoteRecord, body: string, owner?: string, connections?: NoteConnections, request: PartRequest = {}): z.infer<typeof fullNote> {
   const { id, title, ...rest } = baseFields(record, owner);
   const part = readPart(body, request);
-  // What text holds, next to it, where an assistant reading the JSON sees it.
-  const note: z.infer<typeof fullNote> = { id, title, text: part.text, lines: part.lines, ...(part.truncated ? { truncated: true as const } : {}), ...rest };
-  if (connections) {
-    note.links = { notes: connections.links.map(toRef), unresolved: connections.unresolved };
-    note.backlinks = { notes: connections.backlinks.map(toRef), total: connections.backlinkCount };
-  }
+  // What text holds, next to it, where an assistant reading the JSON sees it; the outline, which can be long, last.
+  const note: z.infer<typeof fullNote> = {
+    id,
+    title,
+    text: part.text,
+    lines: part.lines,
+    ...(part.truncated ? { truncated: true as const } : {}),
+    ...rest,
+    ...(connections
+      ? {
+          links: { notes: connections.links.map(toRef), unresolved: connections.unresolved },
+          backlinks: { notes: connections.backlinks.map(toRef), total: connections.backlinkCount },
+        }
+      : {}),
+    outline: part.outline,
+    ...(part.outlineCut ? { outline_truncated: true as const } : {}),
+  };
   return note;
 }
 

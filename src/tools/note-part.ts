@@ -1,4 +1,4 @@
-import { lineStarts } from '../files/body-lines.js';
+import { OutlineTargetError, scanBody, targetIn, type BodyLine, type BodyScan, type OutlineHeading } from '../files/outline.js';
 import { InvalidInputError } from '../vault/errors.js';
 
 /**
@@ -7,7 +7,9 @@ import { InvalidInputError } from '../vault/errors.js';
  * (one imported e-mail once made a get_note answer of 2.37 MB), so no answer
  * holds more than TEXT_LIMIT characters of a body: the lines asked for, or
  * the whole body, up to that size in whole lines, and `truncated` when the
- * rest did not fit. Lines are counted as in body-lines.ts.
+ * rest did not fit. Lines are counted as edit_note counts them (bodyLines in
+ * src/files/outline.ts): CRLF, LF or CR alone ends a line, and a final line
+ * break starts none.
  */
 
 /** The most characters of a body one answer holds (the contract's 50,000). */
@@ -33,9 +35,9 @@ export interface LineSpan {
   to: number;
 }
 
-/** What get_note was asked for: a span the heading named (if any), the line to start at, how many lines at most. */
-export interface PartRequest {
-  /** The section or block a `heading` named, with a name to say in errors. */
+/** The lines asked for: a span a heading named (if any), the line to start at, how many lines at most. */
+export interface SpanRequest {
+  /** The section or block a `heading` named, with the name to say in errors. */
   section?: LineSpan & { name: string };
   fromLine?: number;
   maxLines?: number;
@@ -51,7 +53,7 @@ function plural(count: number, one: string): string {
  * body's), at most `maxLines` of them. A `fromLine` outside the section or
  * past the body's end is refused with a sentence saying which lines there are.
  */
-export function requestedSpan(total: number, request: PartRequest): LineSpan {
+export function requestedSpan(total: number, request: SpanRequest): LineSpan {
   const { section, fromLine, maxLines } = request;
   const first = section?.from ?? 1;
   const last = section?.to ?? total;
@@ -81,34 +83,101 @@ function cutAt(text: string, limit: number): number {
 }
 
 /**
- * Lines `span` of `body`, each with its own line break, so that the parts
- * read one after another give the body back exactly; as many whole lines as
- * fit in `limit` characters, and `truncated` when the span went on. A first
- * line longer than `limit` comes cut to its first `limit` characters (whole
- * lines only would give the assistant nothing, and it could never get past
- * that line); the answer then says `truncated` and counts that line as read.
+ * Lines `span` of a body (`lines`, from bodyLines), each with its own line
+ * break, so that the parts read one after another give the body back
+ * exactly; as many whole lines as fit in `limit` characters, and `truncated`
+ * when the span went on. A first line longer than `limit` comes cut to its
+ * first `limit` characters (whole lines only would give the assistant
+ * nothing, and it could never get past that line); the answer then says
+ * `truncated` and counts that line as read.
  */
-export function readSpan(body: string, span: LineSpan, limit = TEXT_LIMIT, starts = lineStarts(body)): NotePart {
-  const total = starts.length - 1;
+export function readSpan(body: string, lines: readonly BodyLine[], span: LineSpan, limit = TEXT_LIMIT): NotePart {
+  const total = lines.length;
   if (span.to < span.from || total === 0) return { text: '', lines: { from: 0, to: 0, total }, truncated: false };
-  const begin = starts[span.from - 1] as number;
-  const end = starts[span.to] as number;
-  if (end - begin <= limit) return { text: body.slice(begin, end), lines: { from: span.from, to: span.to, total }, truncated: false };
-  // The last line that ends within the limit: a binary search over the line starts.
+  // Where the text of lines span.from to n ends, their line breaks included; n = span.from - 1 gives where it starts.
+  const after = (n: number): number => (n === 0 ? 0 : (lines[n - 1] as BodyLine).next);
+  const begin = after(span.from - 1);
+  if (after(span.to) - begin <= limit) return { text: body.slice(begin, after(span.to)), lines: { from: span.from, to: span.to, total }, truncated: false };
+  // The last line that ends within the limit: a binary search.
   let low = span.from - 1;
   let high = span.to;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if ((starts[middle] as number) - begin <= limit) low = middle;
+    if (after(middle) - begin <= limit) low = middle;
     else high = middle - 1;
   }
-  if (low >= span.from) return { text: body.slice(begin, starts[low]), lines: { from: span.from, to: low, total }, truncated: true };
-  const first = body.slice(begin, starts[span.from]);
+  if (low >= span.from) return { text: body.slice(begin, after(low)), lines: { from: span.from, to: low, total }, truncated: true };
+  const first = body.slice(begin, after(span.from));
   return { text: first.slice(0, cutAt(first, limit)), lines: { from: span.from, to: span.from, total }, truncated: true };
 }
 
-/** The part of `body` a request asks for: requestedSpan, then readSpan. */
-export function readPart(body: string, request: PartRequest = {}, limit = TEXT_LIMIT): NotePart {
-  const starts = lineStarts(body);
-  return readSpan(body, requestedSpan(starts.length - 1, request), limit, starts);
+/** The most characters of JSON an answer's outline takes; past that its deepest levels are left out (boundedOutline). */
+export const OUTLINE_LIMIT = 20_000;
+
+/**
+ * `outline`, or when its JSON would pass `limit` characters the headings of
+ * its shallowest levels that fit (levels 1 and 2, say, of a note with
+ * thousands of level-3 headings), or failing that the first headings of its
+ * shallowest level that fit; `cut` says whether any was left out.
+ */
+export function boundedOutline(outline: readonly OutlineHeading[], limit = OUTLINE_LIMIT): { outline: OutlineHeading[]; cut: boolean } {
+  const cost = (heading: OutlineHeading): number => JSON.stringify(heading).length + 1;
+  let size = 0;
+  for (const heading of outline) size += cost(heading);
+  if (size <= limit) return { outline: [...outline], cut: false };
+  const levels = [...new Set(outline.map((heading) => heading.level))].sort((a, b) => a - b);
+  let kept: OutlineHeading[] = [];
+  for (const level of levels) {
+    const wider = outline.filter((heading) => heading.level <= level);
+    if (wider.reduce((sum, heading) => sum + cost(heading), 0) > limit) break;
+    kept = wider;
+  }
+  if (kept.length > 0) return { outline: kept, cut: true };
+  size = 0;
+  for (const heading of outline) {
+    if (heading.level !== levels[0]) continue;
+    size += cost(heading);
+    if (size > limit) break;
+    kept.push(heading);
+  }
+  return { outline: kept, cut: true };
+}
+
+/** What get_note asks for: a heading (as edit_note takes it), the line to start at, how many lines at most. */
+export interface PartRequest {
+  heading?: string;
+  fromLine?: number;
+  maxLines?: number;
+}
+
+/** What an answer holds of a body: the part asked for (NotePart), and the body's outline. */
+export interface NoteReading extends NotePart {
+  outline: OutlineHeading[];
+  /** Whether the outline left headings out (boundedOutline). */
+  outlineCut: boolean;
+}
+
+/** The lines a heading, `Parent#Child` or `^block` names, its heading line included; a name that fits none or several is refused in a sentence. */
+function sectionOf(scan: BodyScan, heading: string): LineSpan & { name: string } {
+  let target;
+  try {
+    target = targetIn(scan, heading);
+  } catch (error) {
+    // The outline module sits below the vault and cannot throw its errors; the sentence is the same.
+    if (error instanceof OutlineTargetError) throw new InvalidInputError(error.message);
+    throw error;
+  }
+  return target.kind === 'section' ? { from: target.headingLine, to: Math.max(target.to, target.headingLine), name: heading } : { from: target.from, to: target.to, name: heading };
+}
+
+/** The part of `body` a request asks for (the whole body when it asks for none), at most TEXT_LIMIT characters of it, and its outline. */
+export function readPart(body: string, request: PartRequest = {}): NoteReading {
+  const scan = scanBody(body);
+  const spanRequest: SpanRequest = {};
+  if (request.heading !== undefined) spanRequest.section = sectionOf(scan, request.heading);
+  if (request.fromLine !== undefined) spanRequest.fromLine = request.fromLine;
+  if (request.maxLines !== undefined) spanRequest.maxLines = request.maxLines;
+  const part = readSpan(body, scan.lines, requestedSpan(scan.lines.length, spanRequest));
+  const { outline, cut } = boundedOutline(scan.headings.map(({ heading, level, line }) => ({ heading, level, line })));
+  return { ...part, outline, outlineCut: cut };
 }

@@ -98,6 +98,16 @@ export const fullNote = z.object({
     .literal(true)
     .optional()
     .describe('Present when the lines asked for (or the whole body) did not fit in 50,000 characters: text holds the whole lines that fit (a single longer line comes cut); read on with from_line set to lines.to + 1.'),
+  outline: z
+    .array(
+      z.object({
+        heading: z.string().describe('The heading\'s text without the #s: pass it to get_note as heading to read its section.'),
+        level: z.number().int().describe('1 for #, 2 for ##, and so on.'),
+        line: z.number().int().describe('The body line it is on.'),
+      }),
+    )
+    .describe('The headings of the whole body, in order: read a long note section by section with heading.'),
+  outline_truncated: z.literal(true).optional().describe('Present when the note has too many headings to list: outline then holds its shallower levels only.'),
 });
 
 /**
@@ -109,7 +119,7 @@ export const fullNote = z.object({
  * came from the note itself.
  */
 export const updatedNote = fullNote
-  .partial({ title: true, tags: true, source: true, created: true, text: true, lines: true })
+  .partial({ title: true, tags: true, source: true, created: true, text: true, lines: true, outline: true })
   .describe('The updated note in full; without notes:read, only the id, updated, and the title and text this call sent.');
 
 export const pagedItems = z.object({
