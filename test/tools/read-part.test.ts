@@ -164,6 +164,18 @@ describe('get_note on a long note', () => {
   });
 });
 
+describe('what an assistant reads before calling', () => {
+  it('get_note teaches reading a long note by outline and heading, and the instructions say it once', async () => {
+    const tool = (await h.client.listTools()).tools.find((candidate) => candidate.name === 'get_note');
+    expect(tool?.description).toMatch(/50,000 characters.*truncated/s);
+    expect(tool?.description).toMatch(/outline.*heading/s);
+    expect(tool?.description).toMatch(/Heading not found/);
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(['note_id', 'heading', 'from_line', 'max_lines']);
+    expect(tool?.inputSchema.required).toEqual(['note_id']);
+    expect(h.client.getInstructions()).toMatch(/read a long note by its outline, one heading at a time/);
+  });
+});
+
 describe('get_note on short notes', () => {
   it('gives a short note whole, without truncated, with its lines and outline', async () => {
     const note = await h.ok<Reading>('get_note', { note_id: SHORT_ID });
