@@ -83,6 +83,6 @@ export const editNoteTool = defineTool({
     const operation = operationOf(args);
     await view.assertReady();
     const note = await view.editBody(args.note_id, operation, 'edit_note');
-    return toFullNote(note.record, note.body, undefined, view.connections({ record: note.record }, BACKLINK_LIMIT));
+    return toFullNote(note.record, note.body, undefined, view.connections({ record: note.record }, BACKLINK_LIMIT), note.properties);
   },
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { NoteConnections, VisibleNote } from '../access/view.js';
 import type { NoteRecord } from '../vault/note.js';
 import { formatIso } from '../vault/time.js';
+import { readPart, type PartRequest } from './note-part.js';
 import type { fullNote, noteItem, noteItemFields, updatedNote } from './schemas.js';
 
 type ItemFields = z.infer<z.ZodObject<typeof noteItemFields>>;
@@ -33,20 +34,42 @@ export function toItem(note: VisibleNote, similarity?: number): z.infer<typeof n
   return item;
 }
 
+/**
+ * The note in full, as get_note and the writes return it. Its text is the
+ * part of the body `request` asks for (get_note's heading, from_line and
+ * max_lines), else the whole body, and in every answer at most TEXT_LIMIT
+ * characters of it in whole lines (note-part.ts), so that no tool answer
+ * carries a body of megabytes. `properties`: the frontmatter keys shown
+ * (properties.ts), where its block can be read.
+ */
 export function toFullNote(
   record: NoteRecord,
   body: string,
   owner?: string,
   connections?: NoteConnections,
   properties?: Record<string, unknown>,
+  request: PartRequest = {},
 ): z.infer<typeof fullNote> {
   const { id, title, ...rest } = baseFields(record, owner);
-  const note: z.infer<typeof fullNote> = { id, title, text: body, ...rest };
-  if (properties !== undefined) note.properties = properties;
-  if (connections) {
-    note.links = { notes: connections.links.map(toRef), unresolved: connections.unresolved };
-    note.backlinks = { notes: connections.backlinks.map(toRef), total: connections.backlinkCount };
-  }
+  const part = readPart(body, request);
+  // What text holds, next to it, where an assistant reading the JSON sees it; the outline, which can be long, last.
+  const note: z.infer<typeof fullNote> = {
+    id,
+    title,
+    text: part.text,
+    lines: part.lines,
+    ...(part.truncated ? { truncated: true as const } : {}),
+    ...rest,
+    ...(properties === undefined ? {} : { properties }),
+    ...(connections
+      ? {
+          links: { notes: connections.links.map(toRef), unresolved: connections.unresolved },
+          backlinks: { notes: connections.backlinks.map(toRef), total: connections.backlinkCount },
+        }
+      : {}),
+    outline: part.outline,
+    ...(part.outlineCut ? { outline_truncated: true as const } : {}),
+  };
   return note;
 }
 

@@ -19,7 +19,7 @@ export function intParam(name: string, min: number, max: number | undefined, def
   return wholeNumber(name, min, max).optional().default(defaultValue).describe(description);
 }
 
-export function requiredInt(name: string, min: number, max: number, description: string) {
+export function requiredInt(name: string, min: number, max: number | undefined, description: string) {
   return wholeNumber(name, min, max).describe(description);
 }
 
@@ -70,7 +70,9 @@ export const BACKLINK_LIMIT = 50;
 
 export const fullNote = z.object({
   ...noteItemFields,
-  text: z.string().describe('The full Markdown body, without the frontmatter.'),
+  text: z
+    .string()
+    .describe('The Markdown body without the frontmatter: whole up to 50,000 characters, else the lines that lines names (see truncated); with heading, from_line or max_lines, the lines asked for.'),
   properties: z
     .record(z.string(), z.unknown())
     .optional()
@@ -89,6 +91,27 @@ export const fullNote = z.object({
     })
     .optional()
     .describe('The notes that link to this one ("what links here"); present when this connection may read notes.'),
+  lines: z
+    .object({
+      from: z.number().int().describe('The first body line text holds, counting from 1 (the first line after the frontmatter); 0 when the body is empty.'),
+      to: z.number().int().describe('The last body line text holds; 0 when the body is empty.'),
+      total: z.number().int().describe('How many lines the body has.'),
+    })
+    .describe('Which lines of the body text holds.'),
+  truncated: z
+    .literal(true)
+    .optional()
+    .describe('Present when the lines asked for (or the whole body) did not fit in 50,000 characters: text holds the whole lines that fit (a single longer line comes cut); read on with from_line set to lines.to + 1.'),
+  outline: z
+    .array(
+      z.object({
+        heading: z.string().describe('The heading\'s text without the #s: pass it to get_note as heading to read its section.'),
+        level: z.number().int().describe('1 for #, 2 for ##, and so on.'),
+        line: z.number().int().describe('The body line it is on.'),
+      }),
+    )
+    .describe('The headings of the whole body, in order: read a long note section by section with heading.'),
+  outline_truncated: z.literal(true).optional().describe('Present when the note has too many headings to list: outline then holds its shallower levels only.'),
 });
 
 /**
@@ -100,7 +123,7 @@ export const fullNote = z.object({
  * came from the note itself.
  */
 export const updatedNote = fullNote
-  .partial({ title: true, tags: true, source: true, created: true, text: true })
+  .partial({ title: true, tags: true, source: true, created: true, text: true, lines: true, outline: true })
   .describe('The updated note in full; without notes:read, only the id, updated, and the title and text this call sent.');
 
 export const pagedItems = z.object({

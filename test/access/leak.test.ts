@@ -99,6 +99,10 @@ describe.each(CASES)('boundary: $name', (c) => {
     ['get_note', { note_id: id(2) }],
     ['get_note', { note_id: id(3) }],
     ['get_note', { note_id: id(5) }],
+    // By part: lines of inside notes, and a heading an inside note does not have.
+    ['get_note', { note_id: id(1), from_line: 1, max_lines: 1 }],
+    ['get_note', { note_id: id(2), from_line: 2 }],
+    ['get_note', { note_id: id(1), heading: 'Plan' }],
   ];
 
   it.each(calls)('%s %j reveals nothing outside', async (tool, args) => {
@@ -125,6 +129,9 @@ describe.each(CASES)('boundary: $name', (c) => {
     type Probe = [string, (value: string) => Record<string, unknown>, string[], string];
     const probes: Probe[] = [
       ['get_note', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
+      ['get_note', (v) => ({ note_id: v, heading: 'Zebra' }), c.outside.map(id), id(999)],
+      ['get_note', (v) => ({ note_id: v, from_line: 1, max_lines: 1 }), c.outside.map(id), id(999)],
+      ['get_note', (v) => ({ note_id: v, from_line: 999 }), c.outside.map(id), id(999)],
       ['find_similar', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
       ['update_note', (v) => ({ note_id: v, text: 'x', mode: 'append' }), c.outside.map(id), id(999)],
       ['update_note', (v) => ({ note_id: v, title: 'x' }), c.outside.map(id), id(999)],
