@@ -26,7 +26,8 @@ interface Occurrence {
   angle: boolean;
 }
 
-const WIKILINK = /\[\[([^[\]\n]+)\]\](?!\()/g;
+/** As the Markdown pass reads one: `[[x]](text)` is a wikilink followed by text. */
+const WIKILINK = /\[\[([^[\]\n]+)\]\]/g;
 
 function occurrencesIn(body: string): Occurrence[] {
   const found: Occurrence[] = [];

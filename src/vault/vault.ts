@@ -266,8 +266,8 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   /**
    * What a note's links stand for now: the notes they resolve to (each once,
-   * in order of first appearance; the note itself left out) and the link
-   * paths that name no note. See links.ts for the rules. With `visible`,
+   * in order of first appearance; the note itself too when it links to
+   * itself, as Obsidian lists it) and the link paths that name no note. See links.ts for the rules. With `visible`,
    * the notes it does not admit are as if they did not exist.
    */
   linksOf(record: NoteRecord, visible?: Visible): { notes: NoteRecord[]; unresolved: string[] } {
@@ -278,7 +278,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     for (const link of record.links ?? []) {
       const target = index.resolve(link, record.path, visible);
       if (!target) unresolved.push(link);
-      else if (target.id !== record.id && !seen.has(target.id)) {
+      else if (!seen.has(target.id)) {
         seen.add(target.id);
         notes.push(target);
       }

@@ -1371,8 +1371,8 @@ function matchAngle(s: string, i: number, memo: LeafMemo): number {
 function wikilinkEnd(s: string, i: number): number {
   for (let k = i + 2; k < s.length; k++) {
     const c = s.charCodeAt(k);
-    // `[[x]](url)` is a Markdown link around `[x]`, not a wikilink.
-    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET && s.charCodeAt(k + 2) !== LPAREN ? k + 2 : -1;
+    // `[[x]](text)` is a wikilink followed by text (issue 30: as Obsidian reads it; the frozen scanner follows this one rule).
+    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET ? k + 2 : -1;
     if (c === LBRACKET || c === NEWLINE) return -1;
   }
   return -1;
