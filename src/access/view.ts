@@ -10,6 +10,7 @@ import { noteHasTag } from '../vault/tags.js';
 import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/activity.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
+import { askedName } from '../vault/move-target.js';
 import { folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
 /**
@@ -469,24 +470,26 @@ export class VaultView {
 
   /**
    * Move an own, visible note into a folder (`"unfiled"`: the vault's top
-   * level), made when missing. The folder is named as list_folders names it
+   * level; left out: where it is), made when missing, and/or rename it
+   * (`newName`, checked by `askedName`). The folder is named as list_folders names it
    * (any case); a name that is none of the folders this connection sees is
    * a new folder of that spelling. Under a folder boundary the folder must
    * lie inside it, else it is "Folder not found", as a folder outside is
    * everywhere else.
    */
-  async move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
+  async move(id: string, folderName: string | undefined, tool: string, newName?: string): Promise<NoteWithBody> {
     this.writable(id);
-    const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
-    let folder: string | null = null;
+    const name = newName === undefined ? undefined : askedName(newName);
+    const trimmed = folderName?.trim().replace(/^\/+|\/+$/g, '');
+    let folder: string | null | undefined = trimmed === undefined ? undefined : null;
     // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
     const visible = new Set(this.folderCounts().folders.keys());
-    if (trimmed.toLowerCase() !== 'unfiled') folder = resolveName(trimmed, visible) ?? trimmed;
-    if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
+    if (trimmed !== undefined && trimmed.toLowerCase() !== 'unfiled') folder = resolveName(trimmed, visible) ?? trimmed;
+    if (folder !== undefined && !folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName as string);
     const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
-    const moved = await this.own.move(id, folder, this.admitOwn, this.journal(tool), seen);
+    const moved = await this.own.move(id, name === undefined ? { folder } : { folder, name }, this.admitOwn, this.journal(tool), seen);
     const landed = moved.record.folder;
-    if (folder === null || landed === null || landed === folder) return moved;
+    if (folder === undefined || folder === null || landed === null || landed === folder) return moved;
     return { ...moved, record: { ...moved.record, folder: shownFolder(folder, landed, visible) } };
   }
 

@@ -24,7 +24,7 @@ export function buildInstructions(view: VaultView, settings: VaultSettings): str
   if (settings.reviewTags.length > 0) lines.push(`Review decks (spaced repetition): ${settings.reviewTags.join(', ')}.`);
   lines.push(
     'Suggested flow: find notes (search_notes for words, list_notes for filters like "this week"), read one with get_note, then add to it with update_note in append mode; replace only when a rewrite was asked for, and confirm before deleting.',
-    'Notes link to each other with [[wikilinks]]: get_note lists the notes a note links to (links) and the notes that link to it (backlinks, "what links here"); follow them by id to explore. move_note files a note into a folder and keeps every link to it working.',
+    'Notes link to each other with [[wikilinks]]: get_note lists the notes a note links to (links) and the notes that link to it (backlinks, "what links here"); follow them by id to explore. move_note files a note into a folder or renames it, and keeps every link to it working.',
   );
   return lines.join('\n');
 }

@@ -63,6 +63,11 @@ export class LinkIndex {
     }
   }
 
+  /** The notes whose file name folds like that of `notePath` (its `linkKey`), in no particular order. */
+  named(notePath: string): readonly NoteRecord[] {
+    return this.notesByKey.get(linkKey(notePath)) ?? [];
+  }
+
   /** The notes holding a link with the key of `notePath` (what may resolve to a note there), in no particular order. */
   linkersOfKey(notePath: string): readonly NoteRecord[] {
     return this.linkersByKey.get(linkKey(notePath)) ?? [];

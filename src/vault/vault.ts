@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { recorded, type WriteJournal } from './activity.js';
-import { Catalog } from './catalog.js';
+import { Catalog, foldPath } from './catalog.js';
 import { cacheDir } from '../files/dexi-dir.js';
 import { numberedName } from '../files/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
@@ -16,9 +16,10 @@ import { isIgnoredPath, isNoteFileName } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
-import { rewriteLinks } from './link-rewrite.js';
+import { rewriteLinks, uniqueForm, type FormRule } from './link-rewrite.js';
 import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
+import { fileNameParts, nameHolder, NameTakenError, type Destination } from './move-target.js';
 import { extractTags } from './markdown.js';
 import { bringBackLate, type Change, type LateText } from './late-edits.js';
 import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
@@ -570,9 +571,11 @@ export class Vault extends EventEmitter<VaultEvents> {
     return result.record;
   }
   /**
-   * Move a note's file into `folder` (vault-relative, made if missing; null:
-   * the vault's root), keeping its id and every byte of it, under its file
-   * name (numbered ` 2`, ` 3`, … when that is taken there). Then every link
+   * Move a note's file into `to.folder` (vault-relative, made if missing;
+   * null: the vault's root; left out: where it is) and/or rename it to
+   * `to.name`, keeping its id and every byte of it, under its file name or
+   * `to.name` (numbered ` 2`, ` 3`, … when taken there; a `to.name` a note
+   * `visible` admits holds is refused, see move-target.ts). Then every link
    * in the vault that named it, or that the move would make name another
    * note, is rewritten to name what it named before (`repairLinks`), in the
    * notes the connection sees or not. Its own links too, where its new place
@@ -580,17 +583,18 @@ export class Vault extends EventEmitter<VaultEvents> {
    * the links of the notes it sees (the moved one's own among them) mean
    * what they mean among those notes only, before and after: a link whose
    * target it cannot see is as an unresolved one, never rewritten to name
-   * it. A numbered file name keeps the note's title: the title is then
-   * written into its frontmatter. Refused, with nothing written, for a
+   * it. The note's title stays (a move) or becomes `to.name` (a rename):
+   * where the file name does not give it (numbered, or a `title` key), it
+   * is written into the frontmatter. Refused, with nothing written, for a
    * read-only or unparsable note; `admit` as for edits.
    */
-  async move(id: string, folder: string | null, admit?: Admit, journal?: WriteJournal, visible?: Visible): Promise<NoteWithBody> {
+  async move(id: string, to: Destination, admit?: Admit, journal?: WriteJournal, visible?: Visible): Promise<NoteWithBody> {
     if (this.readOnly) throw this.readOnlyError('moved');
     const moved = await this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal, visible));
+      return this.lock.run(record.path, () => this.moveLocked(id, record, to, admit, journal, visible));
     });
-    // The title the file name gave it, kept where the name had to be numbered (` 2`): a move never renames a note.
+    // The title: kept where the name had to be numbered (` 2`), as a move never renames a note; a rename's name over a `title` key.
     if (moved.title !== undefined) {
       // Security: the title's write is part of the move, not an edit, so the
       // note's dates stay as the move left them; else a renumbered move
@@ -613,7 +617,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   private async moveLocked(
     id: string,
     record: NoteRecord,
-    folder: string | null,
+    to: Destination,
     admit: Admit | undefined,
     journal: WriteJournal | undefined,
     visible: Visible | undefined,
@@ -628,19 +632,23 @@ export class Vault extends EventEmitter<VaultEvents> {
     try {
       const current = await this.currentToWrite(id, record, file, admit, 'moved');
       if (current === 'retry') return 'retry';
-      if (current.folder === folder) return {};
+      const folder = to.folder === undefined ? current.folder : to.folder;
+      const { base, extension } = fileNameParts(current.path, to.name);
+      const renamed = to.name !== undefined && `${base}${extension}` !== current.path.slice(current.path.lastIndexOf('/') + 1);
+      if (current.folder === folder && !renamed) return {};
       const into = folder === null ? undefined : await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
       const made = into?.made;
       // An existing folder given in another case is the one moved into (no look-alike is made).
       const spelt = into?.folder ?? null;
-      if (current.folder === spelt) return {};
-      const name = current.path.slice(current.path.lastIndexOf('/') + 1);
-      const base = name.slice(0, -'.md'.length);
-      const extension = name.slice(base.length);
+      if (current.folder === spelt && !renamed) return {};
+      const title = to.name ?? current.title;
       for (let attempt = 1; attempt < 10_000; attempt++) {
         const fileName = `${numberedName(base, attempt)}${extension}`;
         const toPath = spelt === null ? fileName : `${spelt}/${fileName}`;
-        if (this.catalog.pathTakenIgnoringCase(toPath)) continue;
+        const holder = nameHolder(toPath, id, this.catalog.links.named(toPath), visible);
+        if (holder === 'seen' && to.name !== undefined && attempt === 1) throw new NameTakenError(to.name);
+        // The note's own path in another case is free: a rename that changes only the case.
+        if (holder !== 'free' || (foldPath(toPath) !== foldPath(current.path) && this.catalog.pathTakenIgnoringCase(toPath))) continue;
         const before = this.linkMeanings(current, toPath, visible);
         const write = { action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) } as const;
         // Recorded ahead of the rename, settled once it is made (or not).
@@ -653,7 +661,7 @@ export class Vault extends EventEmitter<VaultEvents> {
         }), (result) => typeof result !== 'string');
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
-        return moved.title === current.title ? { before } : { before, title: current.title };
+        return moved.title === title ? { before } : { before, title };
       }
       throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
     } finally {
@@ -710,7 +718,9 @@ export class Vault extends EventEmitter<VaultEvents> {
       }
       if (targets.size === 0) continue;
       try {
-        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve), undefined, journal);
+        // Security: in a note the bounded connection sees, a form that depends on no note but the target (link-rewrite.ts).
+        const rule: FormRule = visible ? 'full' : (form, target) => uniqueForm(form, target, index.named(target).map((other) => other.path));
+        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve, rule), undefined, journal);
       } catch (error) {
         if (!(error instanceof DexiError)) throw error;
         this.options.log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`);
