@@ -4,14 +4,16 @@
  *
  * A move alone keeps the file name, numbered (` 2`, ` 3`, …) when it is
  * taken in the folder moved into, as Obsidian does. A rename (`name` given)
- * is asked for by name, so a name another note holds there (in any case) is
+ * is asked for by name, so a name another note has there (in any case) is
  * refused rather than numbered: the assistant learns the name is taken
  * instead of getting a note it did not name. Security: only when that note
- * is one the connection sees; a name held by a note it cannot see is
- * numbered as a move numbers it (the title then kept in the frontmatter),
- * so the answer is the one it would be had that note not been there.
+ * is one the connection sees (`nameTaken`); a file name held by a note it
+ * cannot see is numbered as a move numbers it (the title then kept in the
+ * frontmatter), so the answer is the one it would be had that note not
+ * been there.
  */
 import { fileNameProblem, printable } from '../files/filenames.js';
+import { foldName } from '../files/names.js';
 import { foldPath } from './catalog.js';
 import { DexiError, InvalidInputError } from './errors.js';
 import type { Visible } from './link-index.js';
@@ -50,18 +52,30 @@ export function fileNameParts(currentPath: string, name: string | undefined): { 
 }
 
 /**
- * Whether a note other than `selfId` is at `toPath` in any case, among
- * `sameName` (the notes whose file name folds like it): `'seen'` when the
- * connection (`visible`; every note without one) sees such a note,
- * `'hidden'` when only notes it cannot see are there, else `'free'`.
+ * Whether the name asked for is taken where the note would go (`toPath`,
+ * the file name it asks for there) for the connection: a note it sees in
+ * that folder (other than `selfId`) has that title, in any case; without a
+ * boundary (`visible` undefined: every note seen) also a note that holds
+ * that file name. Security: under a boundary, titles only. A note the
+ * connection sees may sit under a numbered file name because a hidden note
+ * held the name (its title kept in its frontmatter), so a test of file
+ * names would answer differently with and without that hidden note; the
+ * titles are the same either way.
  */
-export function nameHolder(toPath: string, selfId: string, sameName: readonly NoteRecord[], visible: Visible | undefined): 'free' | 'hidden' | 'seen' {
-  const key = foldPath(toPath);
-  let found: 'free' | 'hidden' = 'free';
-  for (const other of sameName) {
-    if (other.id === selfId || foldPath(other.path) !== key) continue;
-    if (!visible || visible(other)) return 'seen';
-    found = 'hidden';
+export function nameTaken(name: string, toPath: string, selfId: string, notes: Iterable<NoteRecord>, visible: Visible | undefined): boolean {
+  const folder = foldPath(toPath.slice(0, Math.max(0, toPath.lastIndexOf('/'))));
+  const path = foldPath(toPath);
+  const title = foldName(name);
+  for (const other of notes) {
+    if (other.id === selfId || foldPath(other.path.slice(0, Math.max(0, other.path.lastIndexOf('/')))) !== folder) continue;
+    if (visible && !visible(other)) continue;
+    if (foldName(other.title) === title || (!visible && foldPath(other.path) === path)) return true;
   }
-  return found;
+  return false;
+}
+
+/** Whether a note other than `selfId` is at `toPath` in any case, among `sameName` (the notes whose file name folds like it): then a move numbers the name. */
+export function pathHeld(toPath: string, selfId: string, sameName: readonly NoteRecord[]): boolean {
+  const key = foldPath(toPath);
+  return sameName.some((other) => other.id !== selfId && foldPath(other.path) === key);
 }

@@ -16,10 +16,9 @@ import { isIgnoredPath, isNoteFileName } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
-import { rewriteLinks, uniqueForm, type FormRule } from './link-rewrite.js';
-import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
-import { fileNameParts, nameHolder, NameTakenError, type Destination } from './move-target.js';
+import { linkMeanings, repairLinks, type LinkMeanings } from './move-links.js';
+import { fileNameParts, NameTakenError, nameTaken, pathHeld, type Destination } from './move-target.js';
 import { extractTags } from './markdown.js';
 import { bringBackLate, type Change, type LateText } from './late-edits.js';
 import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
@@ -75,14 +74,6 @@ export interface UpdateRequest {
 export type { Admit } from './note.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
 
-/**
- * What the links a move may change named before it: by linking note's id,
- * the link path → the id of the note the link resolved to (links that named
- * nothing are left out: a move cannot break them), and, for a note the
- * moving connection sees, its view: those links were resolved among the
- * notes it sees, and are repaired so.
- */
-type LinkMeanings = Map<string, { links: Map<string, string>; visible?: Visible }>;
 
 /** What a step on the current version of a note asks next: try again, or the note's file was not where the catalog said. */
 type Step<T> = T | 'retry' | 'missing';
@@ -608,7 +599,10 @@ export class Vault extends EventEmitter<VaultEvents> {
         this.options.log(`The title of the moved note ${id} could not be kept in its frontmatter: ${error.message}`);
       }
     }
-    if (moved.before) await this.repairLinks(moved.before, journal?.forLinks());
+    if (moved.before) {
+      const links = journal?.forLinks();
+      await repairLinks(this.catalog, moved.before, (sourceId, change) => this.edit(sourceId, change, undefined, links), (line) => this.options.log(line));
+    }
     await this.identitySaved();
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
@@ -636,6 +630,9 @@ export class Vault extends EventEmitter<VaultEvents> {
       const { base, extension } = fileNameParts(current.path, to.name);
       const renamed = to.name !== undefined && `${base}${extension}` !== current.path.slice(current.path.lastIndexOf('/') + 1);
       if (current.folder === folder && !renamed) return {};
+      // Before any folder is made: a refused rename leaves nothing behind.
+      const asked = `${folder === null ? '' : `${folder}/`}${base}${extension}`;
+      if (to.name !== undefined && nameTaken(to.name, asked, id, this.catalog.all(), visible)) throw new NameTakenError(to.name);
       const into = folder === null ? undefined : await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
       const made = into?.made;
       // An existing folder given in another case is the one moved into (no look-alike is made).
@@ -645,11 +642,9 @@ export class Vault extends EventEmitter<VaultEvents> {
       for (let attempt = 1; attempt < 10_000; attempt++) {
         const fileName = `${numberedName(base, attempt)}${extension}`;
         const toPath = spelt === null ? fileName : `${spelt}/${fileName}`;
-        const holder = nameHolder(toPath, id, this.catalog.links.named(toPath), visible);
-        if (holder === 'seen' && to.name !== undefined && attempt === 1) throw new NameTakenError(to.name);
         // The note's own path in another case is free: a rename that changes only the case.
-        if (holder !== 'free' || (foldPath(toPath) !== foldPath(current.path) && this.catalog.pathTakenIgnoringCase(toPath))) continue;
-        const before = this.linkMeanings(current, toPath, visible);
+        if (pathHeld(toPath, id, this.catalog.links.named(toPath)) || (foldPath(toPath) !== foldPath(current.path) && this.catalog.pathTakenIgnoringCase(toPath))) continue;
+        const before = linkMeanings(this.catalog.links, current, toPath, visible);
         const write = { action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) } as const;
         // Recorded ahead of the rename, settled once it is made (or not).
         const moved = await recorded(journal, write, () => this.lock.run(toPath, async () => {
@@ -666,65 +661,6 @@ export class Vault extends EventEmitter<VaultEvents> {
       throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
     } finally {
       await close();
-    }
-  }
-
-  /**
-   * What every link that a move of `note` to `toPath` may change names now:
-   * the links with the key of its file name, old and new (they differ when
-   * the name is numbered), in every note holding one, and all of its own
-   * links (which it takes along to another folder). Each note's links are
-   * resolved among the notes `visible` admits when it admits that note (its
-   * text is shown to the connection), else among them all.
-   */
-  private linkMeanings(note: NoteRecord, toPath: string, visible: Visible | undefined): LinkMeanings {
-    const index = this.catalog.links;
-    const meanings: LinkMeanings = new Map();
-    const keys = new Set([linkKey(note.path), linkKey(toPath)]);
-    const add = (source: NoteRecord): void => {
-      const seen = meanings.get(source.id);
-      const links = seen?.links ?? new Map<string, string>();
-      const view = visible && visible(source) ? visible : undefined;
-      const own = source.id === note.id;
-      for (const link of source.links ?? []) {
-        if (!own && !keys.has(linkKey(link))) continue;
-        const target = index.resolve(link, source.path, view);
-        if (target) links.set(link, target.id);
-      }
-      if (links.size > 0) meanings.set(source.id, view ? { links, visible: view } : { links });
-    };
-    for (const key of [note.path, toPath]) for (const source of index.linkersOfKey(key)) add(source);
-    add(note);
-    return meanings;
-  }
-
-  /**
-   * After a move: each link that named a note before and names another (or
-   * none) now is rewritten to name the one it named (link-rewrite.ts). A
-   * note that cannot be written (read-only, unparsable, busy) keeps its
-   * links as they are, with a log line.
-   */
-  private async repairLinks(meanings: LinkMeanings, journal: WriteJournal | undefined): Promise<void> {
-    const index = this.catalog.links;
-    for (const [sourceId, { links, visible }] of meanings) {
-      const source = this.catalog.get(sourceId);
-      if (!source) continue;
-      // As the links were read: among the notes the connection sees, for a note it sees.
-      const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath, visible)?.path;
-      const targets = new Map<string, string>();
-      for (const [link, was] of links) {
-        const wasNote = this.catalog.get(was);
-        if (wasNote && index.resolve(link, source.path, visible)?.id !== was) targets.set(link, wasNote.path);
-      }
-      if (targets.size === 0) continue;
-      try {
-        // Security: in a note the bounded connection sees, a form that depends on no note but the target (link-rewrite.ts).
-        const rule: FormRule = visible ? 'full' : (form, target) => uniqueForm(form, target, index.named(target).map((other) => other.path));
-        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve, rule), undefined, journal);
-      } catch (error) {
-        if (!(error instanceof DexiError)) throw error;
-        this.options.log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`);
-      }
     }
   }
 

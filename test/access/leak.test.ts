@@ -130,6 +130,7 @@ describe.each(CASES)('boundary: $name', (c) => {
       ['update_note', (v) => ({ note_id: v, title: 'x' }), c.outside.map(id), id(999)],
       ['delete_note', (v) => ({ note_id: v }), c.outside.map(id), id(999)],
       ['move_note', (v) => ({ note_id: v, folder: 'Work/Sub' }), c.outside.map(id), id(999)],
+      ['move_note', (v) => ({ note_id: v, name: 'Renamed' }), c.outside.map(id), id(999)],
       // Into a folder outside a folder boundary; one inside it (Work/Confidential under the tag as well) is a folder this connection may file into.
       ...(c.folder === undefined
         ? []
