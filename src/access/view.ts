@@ -12,6 +12,7 @@ import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
+import { askedName } from '../vault/move-target.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { listenToNotes } from './note-changes.js';
 import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
@@ -532,17 +533,21 @@ export class VaultView {
 
   /**
    * Move an own, visible note into a folder (`"unfiled"`: the vault's top
-   * level), made when missing. The folder is named as list_folders names it
+   * level; left out: where it is), made when missing, and/or rename it
+   * (`newName`, checked by `askedName`). The folder is named as list_folders names it
    * (any case); a name that is none of the folders this connection sees is
    * a new folder of that spelling. Under a folder boundary the folder must
    * lie inside it, else it is "Folder not found", as a folder outside is
    * everywhere else.
    */
-  async move(id: string, folderName: string, tool: string): Promise<NoteWithBody> {
+  async move(id: string, folderName: string | undefined, tool: string, newName?: string): Promise<NoteWithBody> {
     this.writable(id);
-    const asked = this.askedFolder(folderName);
+    const name = newName === undefined ? undefined : askedName(newName);
+    const asked = folderName === undefined ? undefined : this.askedFolder(folderName);
     const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
-    return this.shownIn(await this.own.move(id, asked.folder, this.admitOwn, this.journal(tool), seen), asked);
+    const target = name === undefined ? { folder: asked?.folder } : { folder: asked?.folder, name };
+    const moved = await this.own.move(id, target, this.admitOwn, this.journal(tool), seen);
+    return asked === undefined ? moved : this.shownIn(moved, asked);
   }
 
   /**

@@ -84,6 +84,27 @@ export function folderNameProblem(folder: string): string | undefined {
 }
 
 /**
+ * Why `name`, asked for as a note's new file name (`move_note`'s `name`,
+ * without `.md`), breaks the rules a file name made from a title follows,
+ * or undefined when it does not: what `fileNameForTitle` would change is
+ * refused instead, since a rename should give the note the name asked for
+ * or none. Pure.
+ */
+export function fileNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'it is empty';
+  const forbidden = [...new Set(name.match(new RegExp(FORBIDDEN.source, 'gu')) ?? [])];
+  const shown = forbidden.filter((c) => /[\\/:*?"<>|#^[\]]/u.test(c));
+  if (shown.length > 0) return `it contains ${shown.map((c) => `"${c}"`).join(', ')}, which file names or links cannot hold`;
+  if (forbidden.length > 0 || new RegExp(INVISIBLE.source, 'u').test(name)) return 'it contains control, invisible or text-direction characters';
+  if (/^[.\s]/u.test(name)) return 'it starts with a dot or a space (a leading dot hides the file from the vault)';
+  if (/[.\s]$/u.test(name)) return 'it ends with a dot or a space, which Windows drops';
+  if (/\s\s|[^\S ]/u.test(name)) return 'it contains line breaks, tabs, doubled spaces or other spacing than single spaces';
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `it is ${Buffer.byteLength(name)} bytes long, and a file name may be at most ${MAX_NAME_BYTES}`;
+  if (RESERVED.test(name)) return `"${name}" is a name Windows reserves for a device`;
+  return undefined;
+}
+
+/**
  * `text` as it may be shown on one line: control, invisible and
  * text-direction characters written as `\u202E`, so that a name cannot
  * reorder or hide what is printed around it. Pure.

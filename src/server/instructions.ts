@@ -25,7 +25,7 @@ export function buildInstructions(view: VaultView, settings: VaultSettings): str
   lines.push(
     'Suggested flow: find notes (search_notes for words, list_notes for filters like "this week"), read one with get_note, then add to it with update_note in append mode; replace only when a rewrite was asked for, and confirm before deleting.',
     'get_note gives at most 50,000 characters of a body (truncated: true when cut): read a long note by its outline, one heading at a time.',
-    'Notes link to each other with [[wikilinks]]: get_note lists the notes a note links to (links) and the notes that link to it (backlinks, "what links here"); follow them by id to explore. move_note files a note into a folder and keeps every link to it working.',
+    'Notes link to each other with [[wikilinks]]: get_note lists the notes a note links to (links) and the notes that link to it (backlinks, "what links here"); follow them by id to explore. move_note files a note into a folder or renames it, and keeps every link to it working.',
   );
   return lines.join('\n');
 }

@@ -15,7 +15,7 @@ const MOVE_MEMORY_MS = 30_000;
 export const FIRST_READ_MEMORY_MS = 30 * 60_000;
 
 /** A path as a case-insensitive file system compares it. */
-function foldPath(vaultPath: string): string {
+export function foldPath(vaultPath: string): string {
   return vaultPath.normalize('NFC').toLowerCase();
 }
 

@@ -45,14 +45,15 @@ export class LinkIndex {
   }
 
   /**
-   * The notes holding a link that resolves to `target`, `target` itself left
-   * out, in no particular order; with `visible`, among the notes it admits,
+   * The notes holding a link that resolves to `target`, `target` itself
+   * among them when it links to itself (as Obsidian lists it), in no
+   * particular order; with `visible`, among the notes it admits,
    * each link resolved as `resolve` does with it.
    */
   *backlinks(target: NoteRecord, visible?: Visible): Generator<NoteRecord> {
     const key = linkKey(target.path);
     for (const source of this.linkersByKey.get(key) ?? []) {
-      if (source.id === target.id || (visible && !visible(source))) continue;
+      if (visible && !visible(source)) continue;
       for (const link of source.links ?? []) {
         if (linkKey(link) === key && this.resolve(link, source.path, visible)?.id === target.id) {
           yield source;
@@ -60,6 +61,11 @@ export class LinkIndex {
         }
       }
     }
+  }
+
+  /** The notes whose file name folds like that of `notePath` (its `linkKey`), in no particular order. */
+  named(notePath: string): readonly NoteRecord[] {
+    return this.notesByKey.get(linkKey(notePath)) ?? [];
   }
 
   /** The notes holding a link with the key of `notePath` (what may resolve to a note there), in no particular order. */

@@ -13,6 +13,7 @@
  * Frontmatter is never touched.
  */
 import { splitFrontmatter } from '../files/frontmatter.js';
+import { foldName } from '../files/names.js';
 import { destinationSpan, folderPart, linkPathOfDestination, linkPathOfWikilink } from './links.js';
 import { extractLinks } from './markdown.js';
 
@@ -26,7 +27,8 @@ interface Occurrence {
   angle: boolean;
 }
 
-const WIKILINK = /\[\[([^[\]\n]+)\]\](?!\()/g;
+/** As the Markdown pass reads one: `[[x]](text)` is a wikilink followed by text. */
+const WIKILINK = /\[\[([^[\]\n]+)\]\]/g;
 
 function occurrencesIn(body: string): Occurrence[] {
   const found: Occurrence[] = [];
@@ -88,19 +90,56 @@ function encodeDestination(linkPath: string): string {
 }
 
 /**
+ * Which wikilink path may be written for a note: `'full'`, its whole vault
+ * path (`Folder/Sub/Name`), or a test that no note but the one at `target`
+ * has `form` as the end of its path, so that the shortest such end is
+ * written (`uniqueForm`).
+ *
+ * Security: a link rewritten in a note a bounded connection sees is text it
+ * reads, and an outside note must not show, not even in the form of a link.
+ * The shortest unique form depends on every note in the vault (a same-name
+ * note outside the boundary makes `Name` into `Folder/Name`), so such a
+ * link gets `'full'`, which depends on its target alone.
+ */
+export type FormRule = 'full' | ((form: string, target: string) => boolean);
+
+/**
+ * Whether no note but the one at `target` has `form` (a link path without
+ * `./`, `../` or a leading `/`) as the end of its path, compared as links
+ * are (case-insensitively, `.md` left off): then `form` names it
+ * unambiguously in the vault, whatever the linking note's place.
+ * `sameName` holds the paths of the notes whose file name folds like the
+ * form's last segment (the only ones that can end with it). Pure.
+ */
+export function uniqueForm(form: string, target: string, sameName: readonly string[]): boolean {
+  const wanted = foldName(form.replace(/\.md$/i, ''));
+  const tail = `/${wanted}`;
+  for (const other of sameName) {
+    if (other === target) continue;
+    const key = foldName(other.replace(/\.md$/i, ''));
+    if (key === wanted || key.endsWith(tail)) return false;
+  }
+  return true;
+}
+
+/**
  * What to write for a link path that should name the note at `target`, in
- * the form of the link it replaces: a wikilink gets the shortest end of the
- * note's path that names it from `sourcePath` (`Name`, `Folder/Name`, or the
- * vault-absolute `/Folder/Name` when nothing shorter does); a Markdown link
- * keeps its form (vault-absolute when it was, else relative to the linking
- * note). `.md` stays on where it was written. Undefined when no form names
- * it, or its name cannot be written in a wikilink.
+ * the form of the link it replaces: a wikilink gets, by `rule`, its whole
+ * vault path or the shortest end of it that no other note's path ends with
+ * (`Name`, `Folder/Name`), as Obsidian writes the shortest unique path; the
+ * vault-absolute `/Folder/Name` when that does not name it from
+ * `sourcePath`. A relative wikilink (`./`, `../`) stays relative, an
+ * absolute one absolute; a Markdown link keeps its form (vault-absolute
+ * when it was, else relative to the linking note). `.md` stays on where it
+ * was written. Undefined when no form names it, or its name cannot be
+ * written in a wikilink.
  */
 export function replacementLinkPath(
   old: Pick<Occurrence, 'linkPath' | 'kind'>,
   sourcePath: string,
   target: string,
   resolve: (linkPath: string, sourcePath: string) => string | undefined,
+  rule: FormRule,
 ): string | undefined {
   const withMd = /\.md$/i.test(old.linkPath);
   const bare = target.replace(/\.md$/i, '');
@@ -118,9 +157,9 @@ export function replacementLinkPath(
     if (names(form)) return form;
   } else if (!old.linkPath.startsWith('/')) {
     const segments = bare.split('/');
-    for (let k = segments.length - 1; k >= 0; k--) {
+    for (let k = rule === 'full' ? 0 : segments.length - 1; k >= 0; k--) {
       const form = shaped(segments.slice(k).join('/'));
-      if (names(form)) return form;
+      if (names(form) && (rule === 'full' || rule(form, target))) return form;
     }
   }
   const absolute = shaped(`/${bare}`);
@@ -130,13 +169,14 @@ export function replacementLinkPath(
 /**
  * `content` with each link whose link path is a key of `targets` rewritten to
  * name the note at that key's value (a vault path), as `replacementLinkPath`
- * writes it; every other byte as it was. Undefined when nothing changes.
+ * writes it by `rule`; every other byte as it was. Undefined when nothing changes.
  */
 export function rewriteLinks(
   content: string,
   sourcePath: string,
   targets: ReadonlyMap<string, string>,
   resolve: (linkPath: string, sourcePath: string) => string | undefined,
+  rule: FormRule,
 ): string | undefined {
   const split = splitFrontmatter(content);
   const body = split.body;
@@ -146,7 +186,7 @@ export function rewriteLinks(
   let at = 0;
   for (const occurrence of realLinks(body, candidates)) {
     const target = targets.get(occurrence.linkPath) as string;
-    const next = replacementLinkPath(occurrence, sourcePath, target, resolve);
+    const next = replacementLinkPath(occurrence, sourcePath, target, resolve, rule);
     if (next === undefined) continue;
     const written = occurrence.kind === 'markdown' && !occurrence.angle ? encodeDestination(next) : next;
     out += body.slice(at, occurrence.from) + written;

@@ -46,8 +46,8 @@
  *   trailing `/` is trimmed first).
  * - Obsidian wikilinks `[[Note#Heading|alias]]` are link targets, not prose:
  *   they hold no tags, and show as their alias (else their target) in plain
- *   text; embeds `![[file]]` show as nothing. (`[[x]](url)` stays a Markdown
- *   link around `[x]`.)
+ *   text; embeds `![[file]]` show as nothing. `[[x]](text)` is a wikilink
+ *   followed by text, as Obsidian reads it, not a Markdown link around `[x]`.
  * - toSearchText is the plain text followed by the targets of the wikilinks
  *   shown under another name, so that a search for a note's name finds the
  *   notes that link to it under an alias. A target contributes the note's name

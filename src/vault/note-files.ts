@@ -347,7 +347,8 @@ export class NoteFiles {
       if (error.code === 'ENOENT') return undefined;
       throw writeError(toPath, error);
     });
-    if (there) return 'taken';
+    // On a case-insensitive file system the note's own file answers for its name in another case (a rename of the case alone).
+    if (there && !(there.ino === Number(base.file.stats.ino) && fromPath.toLowerCase() === toPath.toLowerCase())) return 'taken';
     const now = await lstat(from).catch(() => undefined);
     if (!now?.isFile() || now.ino !== Number(base.file.stats.ino) || now.mtimeMs !== base.mtimeMs || now.size !== base.size) return 'changed';
     try {

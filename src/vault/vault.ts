@@ -3,7 +3,7 @@ import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { recorded, type WriteJournal } from './activity.js';
-import { Catalog } from './catalog.js';
+import { Catalog, foldPath } from './catalog.js';
 import { cacheDir } from '../files/dexi-dir.js';
 import { numberedName } from '../files/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
@@ -17,9 +17,9 @@ import { isIgnoredPath, isNoteFileName } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
-import { rewriteLinks } from './link-rewrite.js';
-import { linkKey } from './links.js';
 import { KeyedLock } from './lock.js';
+import { linkMeanings, repairLinks, type LinkMeanings } from './move-links.js';
+import { fileNameParts, NameTakenError, nameTaken, pathHeld, type Destination } from './move-target.js';
 import { extractTags } from './markdown.js';
 import { bringBackLate, type Change, type LateText } from './late-edits.js';
 import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
@@ -77,14 +77,6 @@ export type { Admit } from './note.js';
 export type { PropertiesRequest } from './properties.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
 
-/**
- * What the links a move may change named before it: by linking note's id,
- * the link path → the id of the note the link resolved to (links that named
- * nothing are left out: a move cannot break them), and, for a note the
- * moving connection sees, its view: those links were resolved among the
- * notes it sees, and are repaired so.
- */
-type LinkMeanings = Map<string, { links: Map<string, string>; visible?: Visible }>;
 
 /** What a step on the current version of a note asks next: try again, or the note's file was not where the catalog said. */
 type Step<T> = T | 'retry' | 'missing';
@@ -269,8 +261,8 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   /**
    * What a note's links stand for now: the notes they resolve to (each once,
-   * in order of first appearance; the note itself left out) and the link
-   * paths that name no note. See links.ts for the rules. With `visible`,
+   * in order of first appearance; the note itself too when it links to
+   * itself, as Obsidian lists it) and the link paths that name no note. See links.ts for the rules. With `visible`,
    * the notes it does not admit are as if they did not exist.
    */
   linksOf(record: NoteRecord, visible?: Visible): { notes: NoteRecord[]; unresolved: string[] } {
@@ -281,7 +273,7 @@ export class Vault extends EventEmitter<VaultEvents> {
     for (const link of record.links ?? []) {
       const target = index.resolve(link, record.path, visible);
       if (!target) unresolved.push(link);
-      else if (target.id !== record.id && !seen.has(target.id)) {
+      else if (!seen.has(target.id)) {
         seen.add(target.id);
         notes.push(target);
       }
@@ -589,9 +581,11 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /**
-   * Move a note's file into `folder` (vault-relative, made if missing; null:
-   * the vault's root), keeping its id and every byte of it, under its file
-   * name (numbered ` 2`, ` 3`, … when that is taken there). Then every link
+   * Move a note's file into `to.folder` (vault-relative, made if missing;
+   * null: the vault's root; left out: where it is) and/or rename it to
+   * `to.name`, keeping its id and every byte of it, under its file name or
+   * `to.name` (numbered ` 2`, ` 3`, … when taken there; a `to.name` a note
+   * `visible` admits holds is refused, see move-target.ts). Then every link
    * in the vault that named it, or that the move would make name another
    * note, is rewritten to name what it named before (`repairLinks`), in the
    * notes the connection sees or not. Its own links too, where its new place
@@ -599,17 +593,18 @@ export class Vault extends EventEmitter<VaultEvents> {
    * the links of the notes it sees (the moved one's own among them) mean
    * what they mean among those notes only, before and after: a link whose
    * target it cannot see is as an unresolved one, never rewritten to name
-   * it. A numbered file name keeps the note's title: the title is then
-   * written into its frontmatter. Refused, with nothing written, for a
+   * it. The note's title stays (a move) or becomes `to.name` (a rename):
+   * where the file name does not give it (numbered, or a `title` key), it
+   * is written into the frontmatter. Refused, with nothing written, for a
    * read-only or unparsable note; `admit` as for edits.
    */
-  async move(id: string, folder: string | null, admit?: Admit, journal?: WriteJournal, visible?: Visible): Promise<NoteWithBody> {
+  async move(id: string, to: Destination, admit?: Admit, journal?: WriteJournal, visible?: Visible): Promise<NoteWithBody> {
     if (this.readOnly) throw this.readOnlyError('moved');
     const moved = await this.withCurrent(id, (record) => {
       this.assertWritable(record);
-      return this.lock.run(record.path, () => this.moveLocked(id, record, folder, admit, journal, visible));
+      return this.lock.run(record.path, () => this.moveLocked(id, record, to, admit, journal, visible));
     });
-    // The title the file name gave it, kept where the name had to be numbered (` 2`): a move never renames a note.
+    // The title: kept where the name had to be numbered (` 2`), as a move never renames a note; a rename's name over a `title` key.
     if (moved.title !== undefined) {
       // Security: the title's write is part of the move, not an edit, so the
       // note's dates stay as the move left them; else a renumbered move
@@ -623,7 +618,10 @@ export class Vault extends EventEmitter<VaultEvents> {
         this.options.log(`The title of the moved note ${id} could not be kept in its frontmatter: ${error.message}`);
       }
     }
-    if (moved.before) await this.repairLinks(moved.before, journal?.forLinks());
+    if (moved.before) {
+      const links = journal?.forLinks();
+      await repairLinks(this.catalog, moved.before, (sourceId, change) => this.edit(sourceId, change, undefined, links), (line) => this.options.log(line));
+    }
     await this.identitySaved();
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
@@ -632,7 +630,7 @@ export class Vault extends EventEmitter<VaultEvents> {
   private async moveLocked(
     id: string,
     record: NoteRecord,
-    folder: string | null,
+    to: Destination,
     admit: Admit | undefined,
     journal: WriteJournal | undefined,
     visible: Visible | undefined,
@@ -647,20 +645,25 @@ export class Vault extends EventEmitter<VaultEvents> {
     try {
       const current = await this.currentToWrite(id, record, file, admit, 'moved');
       if (current === 'retry') return 'retry';
-      if (current.folder === folder) return {};
+      const folder = to.folder === undefined ? current.folder : to.folder;
+      const { base, extension } = fileNameParts(current.path, to.name);
+      const renamed = to.name !== undefined && `${base}${extension}` !== current.path.slice(current.path.lastIndexOf('/') + 1);
+      if (current.folder === folder && !renamed) return {};
+      // Before any folder is made: a refused rename leaves nothing behind.
+      const asked = `${folder === null ? '' : `${folder}/`}${base}${extension}`;
+      if (to.name !== undefined && nameTaken(to.name, asked, id, this.catalog.all(), visible)) throw new NameTakenError(to.name);
       const into = folder === null ? undefined : await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
       const made = into?.made;
       // An existing folder given in another case is the one moved into (no look-alike is made).
       const spelt = into?.folder ?? null;
-      if (current.folder === spelt) return {};
-      const name = current.path.slice(current.path.lastIndexOf('/') + 1);
-      const base = name.slice(0, -'.md'.length);
-      const extension = name.slice(base.length);
+      if (current.folder === spelt && !renamed) return {};
+      const title = to.name ?? current.title;
       for (let attempt = 1; attempt < 10_000; attempt++) {
         const fileName = `${numberedName(base, attempt)}${extension}`;
         const toPath = spelt === null ? fileName : `${spelt}/${fileName}`;
-        if (this.catalog.pathTakenIgnoringCase(toPath)) continue;
-        const before = this.linkMeanings(current, toPath, visible);
+        // The note's own path in another case is free: a rename that changes only the case.
+        if (pathHeld(toPath, id, this.catalog.links.named(toPath)) || (foldPath(toPath) !== foldPath(current.path) && this.catalog.pathTakenIgnoringCase(toPath))) continue;
+        const before = linkMeanings(this.catalog.links, current, toPath, visible);
         const write = { action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) } as const;
         // Recorded ahead of the rename, settled once it is made (or not).
         const moved = await recorded(journal, write, () => this.lock.run(toPath, async () => {
@@ -672,68 +675,11 @@ export class Vault extends EventEmitter<VaultEvents> {
         }), (result) => typeof result !== 'string');
         if (moved === 'taken') continue;
         if (moved === 'changed') return 'retry';
-        return moved.title === current.title ? { before } : { before, title: current.title };
+        return moved.title === title ? { before } : { before, title };
       }
       throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
     } finally {
       await close();
-    }
-  }
-
-  /**
-   * What every link that a move of `note` to `toPath` may change names now:
-   * the links with the key of its file name, old and new (they differ when
-   * the name is numbered), in every note holding one, and all of its own
-   * links (which it takes along to another folder). Each note's links are
-   * resolved among the notes `visible` admits when it admits that note (its
-   * text is shown to the connection), else among them all.
-   */
-  private linkMeanings(note: NoteRecord, toPath: string, visible: Visible | undefined): LinkMeanings {
-    const index = this.catalog.links;
-    const meanings: LinkMeanings = new Map();
-    const keys = new Set([linkKey(note.path), linkKey(toPath)]);
-    const add = (source: NoteRecord): void => {
-      const seen = meanings.get(source.id);
-      const links = seen?.links ?? new Map<string, string>();
-      const view = visible && visible(source) ? visible : undefined;
-      const own = source.id === note.id;
-      for (const link of source.links ?? []) {
-        if (!own && !keys.has(linkKey(link))) continue;
-        const target = index.resolve(link, source.path, view);
-        if (target) links.set(link, target.id);
-      }
-      if (links.size > 0) meanings.set(source.id, view ? { links, visible: view } : { links });
-    };
-    for (const key of [note.path, toPath]) for (const source of index.linkersOfKey(key)) add(source);
-    add(note);
-    return meanings;
-  }
-
-  /**
-   * After a move: each link that named a note before and names another (or
-   * none) now is rewritten to name the one it named (link-rewrite.ts). A
-   * note that cannot be written (read-only, unparsable, busy) keeps its
-   * links as they are, with a log line.
-   */
-  private async repairLinks(meanings: LinkMeanings, journal: WriteJournal | undefined): Promise<void> {
-    const index = this.catalog.links;
-    for (const [sourceId, { links, visible }] of meanings) {
-      const source = this.catalog.get(sourceId);
-      if (!source) continue;
-      // As the links were read: among the notes the connection sees, for a note it sees.
-      const resolve = (linkPath: string, sourcePath: string): string | undefined => index.resolve(linkPath, sourcePath, visible)?.path;
-      const targets = new Map<string, string>();
-      for (const [link, was] of links) {
-        const wasNote = this.catalog.get(was);
-        if (wasNote && index.resolve(link, source.path, visible)?.id !== was) targets.set(link, wasNote.path);
-      }
-      if (targets.size === 0) continue;
-      try {
-        await this.edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve), undefined, journal);
-      } catch (error) {
-        if (!(error instanceof DexiError)) throw error;
-        this.options.log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`);
-      }
     }
   }
 

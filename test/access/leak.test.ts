@@ -141,6 +141,7 @@ describe.each(CASES)('boundary: $name', (c) => {
       ['edit_note', (v) => ({ note_id: v, operation: 'replace_text', old_text: 'no such text', new_text: 'x' }), c.outside.map(id), id(999)],
       ['edit_note', (v) => ({ note_id: v, operation: 'insert', heading: 'No such heading', text: 'x' }), c.outside.map(id), id(999)],
       ['move_note', (v) => ({ note_id: v, folder: 'Work/Sub' }), c.outside.map(id), id(999)],
+      ['move_note', (v) => ({ note_id: v, name: 'Renamed' }), c.outside.map(id), id(999)],
       // Into a folder outside a folder boundary; one inside it (Work/Confidential under the tag as well) is a folder this connection may file into.
       ...(c.folder === undefined
         ? []

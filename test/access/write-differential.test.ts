@@ -13,7 +13,7 @@ import { connect, connectClient, removeDir, writeVault, type Harness } from '../
  * inside note, and under a tag boundary untagged notes inside the very
  * folders used). Every answer, and every inside note read afterwards, must
  * be the same: create_note (with a folder and properties too), edit_note,
- * move_note, set_properties, and each link form a move rewrites (wikilink,
+ * move_note (moves and renames), set_properties, and each link form a move rewrites (wikilink,
  * wikilink with a path, relative and absolute, embed, Markdown link
  * relative and absolute, with anchors, aliases and titles).
  */
@@ -128,6 +128,10 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
   await call('move_note', { note_id: decoy.id, folder: 'Work/x/y/z/w' });
   const linker = (await call('create_note', { title: 'linker', text: 'see [[salary]] and [[Deep]] and [d](../Deep.md) and [[nonexistent-name]]' })).structuredContent as { id: string };
   await call('move_note', { note_id: linker.id, folder: 'Work/x/y/z/w' });
+  // Renames (issue 30): refused for a name a note the connection sees holds; a name only a hidden note holds is numbered unseen.
+  await call('move_note', { note_id: decoy.id, name: 'LINKER' });
+  await call('move_note', { note_id: id(2), name: 'Deep thoughts' });
+  await call('move_note', { note_id: linker.id, folder: 'Work/Sub', name: 'Hidden' });
   await call('move_note', { note_id: probe.id, folder: 'Work' });
   await call('move_note', { note_id: id(3), folder: 'unfiled' });
   await call('move_note', { note_id: id(4), folder: 'Private' });

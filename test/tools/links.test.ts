@@ -492,7 +492,9 @@ describe('tools/list', () => {
     const move = tools.find((tool) => tool.name === 'move_note');
     expect(move?.annotations?.readOnlyHint).toBe(false);
     expect(move?.annotations?.destructiveHint).toBe(false);
-    expect(move?.inputSchema.required).toEqual(expect.arrayContaining(['note_id', 'folder']));
+    // Issue 30: folder, name or both (the handler refuses neither).
+    expect(move?.inputSchema.required).toEqual(['note_id']);
+    expect(Object.keys(move?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['folder', 'name']));
   });
 
   it('does not list move_note for a read-only connection', async () => {

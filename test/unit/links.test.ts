@@ -33,7 +33,7 @@ describe('extractLinks: which spans of a body are note links, and their link pat
     ['a comment across lines', '%%\n[[Hidden]]\n%%\n[[Shown]]', ['Shown']],
     ['an HTML block', '<div>\n[[In html]]\n</div>', []],
     ['a wikilink cannot span lines', '[[One\nTwo]]', []],
-    ['[[x]](url) is a Markdown link', '[[x]](https://example.com)', []],
+    ['[[x]](text) is a wikilink followed by text', '[[x]](https://example.com) [[y]](Other.md) [[z]] (w.md)', ['x', 'y', 'z']],
     ['in a block quote and a list', '> quoted [[Q]]\n- item [[L]]\n  1. nested [[N]]', ['Q', 'L', 'N']],
     ['in a heading', '# About [[Topic]]', ['Topic']],
     ['Unicode, NFC', '[[Cafe\u0301]]', ['Caf\u00e9']],

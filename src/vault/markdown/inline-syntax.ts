@@ -93,8 +93,8 @@ export function matchAngle(s: string, i: number, memo: LeafMemo): AngleMatch | n
 export function wikilinkEnd(s: string, i: number): number {
   for (let k = i + 2; k < s.length; k++) {
     const c = s.charCodeAt(k);
-    // `[[x]](url)` is a Markdown link around `[x]`, not a wikilink.
-    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET && s.charCodeAt(k + 2) !== LPAREN ? k + 2 : -1;
+    // `[[x]](text)` is a wikilink followed by text, as Obsidian reads it (not a Markdown link around `[x]`).
+    if (c === RBRACKET) return k > i + 2 && s.charCodeAt(k + 1) === RBRACKET ? k + 2 : -1;
     if (c === LBRACKET || c === NEWLINE) return -1;
   }
   return -1;
