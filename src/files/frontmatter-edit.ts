@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isMap, isScalar, Lexer, parseDocument, stringify, type Document } from 'yaml';
+import { Document, isMap, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
 import { withLineEnding, type LineEnding } from './body-edit.js';
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData, type SplitNote } from './frontmatter.js';
 import { DexiError } from './errors.js';
@@ -11,11 +11,15 @@ import { DexiError } from './errors.js';
  * result back (frontmatter.ts reads).
  */
 
-type Quoting = 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | undefined;
+/** How the person wrote a value: a quoted string, or a list on one line (`[a, b]`, FLOW), kept when it is rewritten. */
+type Quoting = 'QUOTE_DOUBLE' | 'QUOTE_SINGLE' | 'FLOW' | undefined;
 
 function renderEntry(key: string, value: unknown, eol: LineEnding, quoting: Quoting): string {
-  const options = { lineWidth: 0, flowCollectionPadding: false, ...(quoting ? { defaultStringType: quoting, defaultKeyType: 'PLAIN' as const } : {}) };
-  return withLineEnding(stringify({ [key]: value }, options), eol);
+  const options = { lineWidth: 0, flowCollectionPadding: false, ...(quoting && quoting !== 'FLOW' ? { defaultStringType: quoting, defaultKeyType: 'PLAIN' as const } : {}) };
+  const doc = new Document({ [key]: value });
+  const node = doc.get(key, true);
+  if (quoting === 'FLOW' && isSeq(node)) node.flow = true;
+  return withLineEnding(doc.toString(options), eol);
 }
 
 /** Whether `text`, parsed on its own, is exactly the one entry `key: value`. */
@@ -52,10 +56,10 @@ function serializeEntry(key: string, value: unknown, eol: LineEnding, quoting?: 
   return entryReadsAs(quoted, key, value) ? quoted : text;
 }
 
-/** How the person quoted a scalar on this line (`key: "…"`), so that a new string is written the same way. */
+/** How the person quoted a scalar on this line (`key: "…"`), or wrote a list on it (`key: [a, b]`), so that a new value is written the same way. */
 function quotingOf(code: string, key: string): Quoting {
-  const match = new RegExp(`^[ \\t]*${escapeRegExp(key)}[ \\t]*:[ \\t]*(["'])`).exec(code);
-  return match?.[1] === '"' ? 'QUOTE_DOUBLE' : match?.[1] === "'" ? 'QUOTE_SINGLE' : undefined;
+  const match = new RegExp(`^[ \\t]*${escapeRegExp(key)}[ \\t]*:[ \\t]*(["'[])(?:.*(\\])[ \\t]*$)?`).exec(code);
+  return match?.[1] === '"' ? 'QUOTE_DOUBLE' : match?.[1] === "'" ? 'QUOTE_SINGLE' : match?.[2] === ']' ? 'FLOW' : undefined;
 }
 
 /**
@@ -206,7 +210,7 @@ function withEol(lines: string[], eol: LineEnding): string[] {
  */
 function entryLines(key: string, value: unknown, indent: number, comment: string, eol: LineEnding, quoting?: Quoting): string[] {
   // Serialized in the file's own line ending, so that the read-back check sees what will be written; then cut into lines at `\n`.
-  const lines = serializeEntry(key, value, eol, typeof value === 'string' ? quoting : undefined)
+  const lines = serializeEntry(key, value, eol, typeof value === 'string' || (Array.isArray(value) && quoting === 'FLOW') ? quoting : undefined)
     .split(eol)
     .slice(0, -1);
   if (comment !== '') {
