@@ -15,12 +15,17 @@
  *   is not in Obsidian's outline either;
  * - never inside fenced code (``` or ~~~, a closing fence as long as the
  *   opening at least), indented code, an HTML comment (`<!--` … `-->` from
- *   the start of a line), an Obsidian `%%comment%%` or a `$$math$$` block. A
- *   `%%` or `$$` that nothing after it closes is text, as in the scanner of
+ *   the start of a line; one that nothing closes runs to the end, as in
+ *   CommonMark), an Obsidian `%%comment%%` or a `$$math$$` block. A `%%` or
+ *   `$$` that nothing after it closes is text, as in the scanner of
  *   src/vault/markdown.ts: a stray `100%%` must not hide the rest of the
  *   outline.
- * Other HTML blocks are not told apart from Markdown (a `# line` inside a
- * `<div>` counts as a heading).
+ * Lines inside a list item are followed by its content column, lazy
+ * continuation lines included, as test/unit/outline-oracle.test.ts checks
+ * against mdast-util-from-markdown. Other HTML blocks are not told apart
+ * from Markdown (a `# line` inside a `<div>` counts as a heading), nor are
+ * GFM tables (a table row underlined with `===` would read as a setext
+ * heading).
  */
 
 /** A heading of the body: its text (without the `#`s), its level (1–6) and its 1-based line. */
@@ -99,6 +104,8 @@ const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 const QUOTE = /^ {0,3}>/;
+/** A list item's marker with the spaces after it (up to its content). */
+const LIST_ITEM_CONTENT = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const HTML_COMMENT_START = /^ {0,3}<!--/;
 
 /** Columns of a line's indentation, a tab counting to the next multiple of four. */
@@ -121,8 +128,8 @@ function atxText(rest: string | undefined): string {
   return text.replace(/[ \t]+#+$/, '').trim();
 }
 
-/** The offset of the last `%%`, `$$` and `-->` in the body (-1: none). */
-type LastMarkers = Record<'%%' | '$$' | '-->', number>;
+/** The offset of the last `%%` and `$$` in the body (-1: none). */
+type LastMarkers = Record<'%%' | '$$', number>;
 
 type Paragraph = { firstLine: number; texts: string[]; plain: boolean } | undefined;
 
@@ -139,11 +146,14 @@ export function scanBody(body: string): BodyScan {
   let inPercent = false;
   let inMath = false;
   let paragraph: Paragraph;
+  // The content column of the list item the lines are in, if any: lines indented that far belong to it, and hold no top-level heading.
+  let itemColumn: number | undefined;
+  let afterBlank = false;
   // Where each closing marker last occurs: whether one comes later is then one comparison, not a search to the end of a long body.
-  const last: LastMarkers = { '%%': body.lastIndexOf('%%'), $$: body.lastIndexOf('$$'), '-->': body.lastIndexOf('-->') };
+  const last: LastMarkers = { '%%': body.lastIndexOf('%%'), $$: body.lastIndexOf('$$') };
 
   for (let index = 0; index < lines.length; index++) {
-    const { text: line, end } = lines[index] as BodyLine;
+    const { text: line } = lines[index] as BodyLine;
     const number = index + 1;
     if (fence) {
       prose.push(false);
@@ -167,9 +177,32 @@ export function scanBody(body: string): BodyScan {
     prose.push(true);
     if (isBlank(line)) {
       paragraph = undefined;
+      afterBlank = true;
       continue;
     }
     const indent = indentOf(line);
+    const wasAfterBlank = afterBlank;
+    afterBlank = false;
+    if (itemColumn !== undefined) {
+      if (indent >= itemColumn) {
+        // Inside the item: its blocks are not in the outline (a fence there is still followed).
+        const inner = FENCE.exec(line.trimStart());
+        if (inner && inner[1] === '') fence = { char: inner[2]?.[0] ?? '`', length: inner[2]?.length ?? 3, text: `${' '.repeat(indent)}${inner[2] ?? ''}`, line: number };
+        if (fence) {
+          prose[index] = false;
+          paragraph = undefined;
+        } else if (ATX.test(line.trimStart()) || THEMATIC_BREAK.test(line.trimStart())) paragraph = undefined;
+        else if (paragraph) paragraph.texts.push(line.trim());
+        else paragraph = { firstLine: number, texts: [line.trim()], plain: false };
+        continue;
+      }
+      // A line less indented ends the item, unless it is a lazy continuation of the item's paragraph.
+      if (!wasAfterBlank && paragraph && !paragraph.plain && !LIST_ITEM.test(line) && !ATX.test(line) && !FENCE.test(line) && !THEMATIC_BREAK.test(line) && !QUOTE.test(line) && !HTML_COMMENT_START.test(line)) {
+        paragraph.texts.push(line.trim());
+        continue;
+      }
+      itemColumn = undefined;
+    }
     if (indent >= 4) {
       // Indented code, unless it continues a paragraph.
       if (paragraph) paragraph.texts.push(line.trim());
@@ -197,7 +230,8 @@ export function scanBody(body: string): BodyScan {
     }
     if (HTML_COMMENT_START.test(line)) {
       paragraph = undefined;
-      if (!line.slice(line.indexOf('<!--') + 4).includes('-->') && last['-->'] >= end) {
+      // As in CommonMark, a comment that nothing closes runs to the end of the body.
+      if (!line.slice(line.indexOf('<!--') + 4).includes('-->')) {
         inHtmlComment = true;
         prose[index] = false;
       }
@@ -207,8 +241,13 @@ export function scanBody(body: string): BodyScan {
       paragraph = undefined;
       continue;
     }
-    if (LIST_ITEM.test(line) || QUOTE.test(line)) {
-      paragraph = { firstLine: number, texts: [line.trim()], plain: false };
+    const item = LIST_ITEM_CONTENT.exec(line);
+    if (item) itemColumn = indentOf(item[0].replace(/[ \t]+$/, '')) + Math.max(1, Math.min(4, item[0].length - item[0].trimEnd().length));
+    const container = QUOTE.exec(line) ?? LIST_ITEM.exec(line);
+    if (container) {
+      // A paragraph in a quote or an item goes on in the lines after it (lazily), but is never a setext heading's text; other blocks end with their line.
+      const content = line.slice(container[0].length).replace(/^[ \t]?/, '');
+      paragraph = isBlank(content) || ATX.test(content) || FENCE.test(content) || THEMATIC_BREAK.test(content) ? undefined : { firstLine: number, texts: [line.trim()], plain: false };
       continue;
     }
     if (paragraph) paragraph.texts.push(line.trim());
