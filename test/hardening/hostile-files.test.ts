@@ -212,7 +212,11 @@ describe('hostile files', () => {
     expect((await stat(path.join(vault, 'exact.md'))).size).toBe(MAX_NOTE_BYTES);
     const exact = await call('get_note', { note_id: id(5) });
     expect(exact.isError).toBeFalsy();
-    expect((exact.structuredContent as { text: string }).text.length).toBeGreaterThan(MAX_NOTE_BYTES - 100);
+    // Served as get_note serves every long note: its first 50,000 characters in whole lines, the rest counted.
+    const served = exact.structuredContent as { text: string; lines: { total: number }; truncated?: true };
+    expect(served.truncated).toBe(true);
+    expect(served.text).toMatch(/^(line of text\n){3846}$/);
+    expect(served.lines.total).toBe(Math.ceil((MAX_NOTE_BYTES - Buffer.byteLength(note(5, ''))) / 13));
     // A file just under the limit, with no id, is a note with its path id.
     const nearly = shared.runtime.own.atPath('nearly-full.md');
     expect(nearly).toBeDefined();
