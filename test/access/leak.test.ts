@@ -256,7 +256,8 @@ describe.each(CASES)('move_note under boundary: $name', (c) => {
     const root = await readFile(path.join(dir, 'Root zebra.md'), 'utf8');
     expect(root).toContain('Links: [[Plan]] [[Deep]] [o](Home/Office.md)');
     const salary = await readFile(path.join(dir, 'Work/Confidential/Salary.md'), 'utf8');
-    expect(salary).toContain('[[Deep]] [d](../Moved/Deep.md)');
+    // Issue 30: in a note the connection sees, a rewritten wikilink is the target's full vault path (it must not depend on outside notes).
+    expect(salary).toContain(c.inside.includes(3) ? '[[Work/Moved/Deep]] [d](../Moved/Deep.md)' : '[[Deep]] [d](../Moved/Deep.md)');
     // And the note that moved still has its backlinks, those this connection sees only.
     const moved = await h.ok<{ folder?: string; backlinks: { notes: { id: string }[]; total: number } }>('get_note', { note_id: id(2) });
     expect(moved.folder).toBe('Work/Moved');
