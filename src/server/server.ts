@@ -1,9 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { hasScope } from '../access/policy.js';
+import { hasScope, type Scope } from '../access/policy.js';
 import type { Logger } from '../vault/vault.js';
-import type { ToolContext, ToolDefinition } from '../tools/tool.js';
+import { missingScope, type ToolContext, type ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult, thrownResult } from './errors.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
@@ -83,7 +83,8 @@ export function createMcpServer(options: ServerOptions): Server {
   }
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listed = tools.filter((tool) => hasScope(policy, tool.scope));
+  const granted = (scope: Scope): boolean => hasScope(policy, scope);
+  const listed = tools.filter((tool) => missingScope(tool, granted) === undefined);
   const describe = (tool: ToolDefinition): Tool => {
     const { input, output } = schemasOf(tool);
     return {
@@ -103,9 +104,8 @@ export function createMcpServer(options: ServerOptions): Server {
     if (!tool) {
       return errorResult(`There is no tool named ${request.params.name}. Available: ${listed.map((item) => item.name).join(', ')}.`);
     }
-    if (!hasScope(policy, tool.scope)) {
-      return errorResult(`This connection lacks the ${tool.scope} scope that ${tool.name} needs.`);
-    }
+    const lacking = missingScope(tool, granted);
+    if (lacking !== undefined) return errorResult(`This connection lacks the ${lacking} scope that ${tool.name} needs.`);
     const args = request.params.arguments ?? {};
     const accepted = acceptedKeys(tool);
     const unknown = Object.keys(args).filter((key) => !accepted.includes(key));

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { hasScope } from '../access/policy.js';
 import { InvalidInputError } from '../vault/errors.js';
 import type { BodyOperation } from '../vault/body-edits.js';
 import { toFullNote } from './items.js';
@@ -71,15 +70,13 @@ export const editNoteTool = defineTool({
     'Errors (nothing is written): "Note not found"; "Text not found in the note"; how many times old_text occurs when it occurs more than once; ' +
     '"Heading not found: X"; how many headings match X; a plain refusal for a teammate\'s shared note, a note whose frontmatter the server cannot parse, or an edit that would remove the tag this connection is limited to.',
   scope: 'notes:write',
+  // Security: whether a text or a heading is in a note, and how often, is what the note holds. A connection that may not read
+  // could learn a note's text call by call from these answers (or from whether a write happened): it is not offered the tool.
+  alsoNeeds: 'notes:read',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   input,
   output: fullNote,
   async handler(args, { view }) {
-    // Security: whether a text or a heading is in a note, and how often, is what the note holds. A connection that may not read
-    // could learn a note's text call by call from these answers (or from whether a write happened), so it is refused, the same for every id.
-    if (!hasScope(view.policy, 'notes:read')) {
-      throw new InvalidInputError('edit_note finds text and headings in a note, so it needs read access (notes:read) too; this connection may only write. Use update_note in append mode to add text.');
-    }
     const operation = operationOf(args);
     await view.assertReady();
     const note = await view.editBody(args.note_id, operation, 'edit_note');

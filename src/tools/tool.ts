@@ -34,6 +34,12 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType, Output exte
   title: string;
   description: string;
   scope: Scope;
+  /**
+   * A second scope the tool needs beside `scope`: edit_note writes, but its
+   * answers ("Text not found", how often a text occurs) tell what a note
+   * holds, so it needs notes:read as well.
+   */
+  alsoNeeds?: Scope;
   annotations: ToolAnnotations;
   input: Input;
   output: Output;
@@ -47,4 +53,10 @@ export function defineTool<Input extends z.ZodType, Output extends z.ZodType>(
   tool: ToolDefinition<Input, Output>,
 ): ToolDefinition {
   return tool as unknown as ToolDefinition;
+}
+
+/** The scope of `tool` that `granted` lacks, if any: a tool is listed and run only for a connection holding all it needs. */
+export function missingScope(tool: Pick<ToolDefinition, 'scope' | 'alsoNeeds'>, granted: (scope: Scope) => boolean): Scope | undefined {
+  if (!granted(tool.scope)) return tool.scope;
+  return tool.alsoNeeds !== undefined && !granted(tool.alsoNeeds) ? tool.alsoNeeds : undefined;
 }

@@ -151,10 +151,13 @@ describe('edit_note and access', () => {
     expect(tools.map((tool) => tool.name)).not.toContain('edit_note');
   });
 
-  it('is refused to a write-only connection, the same whatever the id and the text', async () => {
+  it('is not offered to a write-only connection, and refused the same whatever the id and the text', async () => {
     const writer = await open({ scopes: ['notes:write'] });
+    const { tools } = await writer.client.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain('edit_note');
+    expect(tools.map((tool) => tool.name)).toContain('update_note');
     const refusal = await writer.fail('edit_note', { note_id: PLAN_ID, operation: 'replace_text', old_text: 'tomatos', new_text: 'x' });
-    expect(refusal).toMatch(/^edit_note finds text and headings in a note, so it needs read access \(notes:read\) too/);
+    expect(refusal).toBe('This connection lacks the notes:read scope that edit_note needs.');
     expect(await writer.fail('edit_note', { note_id: MISSING_ID, operation: 'replace_text', old_text: 'nowhere', new_text: 'x' })).toBe(refusal);
     expect(await file(writer, 'Home/Garden plan.md')).toBe(PLAN);
   });
