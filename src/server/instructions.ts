@@ -23,7 +23,7 @@ export function buildInstructions(view: VaultView, settings: VaultSettings): str
   lines.push(hasScope(policy, 'notes:write') ? (hasScope(policy, 'notes:read') ? 'It may read and write.' : 'It may write but not read.') : 'It is read-only.');
   if (settings.reviewTags.length > 0) lines.push(`Review decks (spaced repetition): ${settings.reviewTags.join(', ')}.`);
   lines.push(
-    'Suggested flow: find notes (search_notes for words, list_notes for filters like "this week"), read one with get_note, then add to it with update_note in append mode; replace only when a rewrite was asked for, and confirm before deleting.',
+    'Suggested flow: find notes (search_notes for words, list_notes for filters like "this week"), read one with get_note, then change only what was asked: edit_note to fix a word, add lines under a heading or replace one section, set_properties for frontmatter, update_note in append mode to add at the end; replace a whole body only when a rewrite was asked for, and confirm before deleting.',
     'get_note gives at most 50,000 characters of a body (truncated: true when cut): read a long note by its outline, one heading at a time.',
     'Notes link to each other with [[wikilinks]]: get_note lists the notes a note links to (links) and the notes that link to it (backlinks, "what links here"); follow them by id to explore. move_note files a note into a folder or renames it, and keeps every link to it working.',
   );
