@@ -1,10 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { createPolicy } from '../src/access/policy.js';
 import { Runtime } from '../src/server/runtime.js';
 import { createMcpServer } from '../src/server/server.js';
@@ -221,4 +222,58 @@ export function answersByPath(runtime: Runtime, queries: readonly string[]): Rec
         .sort((a, b) => b.score - a.score || String(a.path).localeCompare(String(b.path))),
     ]),
   );
+}
+
+/**
+ * What an outside program (or the person's editor) sees of a vault: every
+ * file but `.dexi/`, by vault path, with its text (`utf8`) or its bytes
+ * (`base64`, for checks that must not miss a changed byte order mark or line
+ * ending).
+ */
+export async function vaultFiles(dir: string, encoding: 'utf8' | 'base64' = 'utf8'): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const walk = async (at: string): Promise<void> => {
+    for (const entry of await readdir(path.join(dir, at), { withFileTypes: true })) {
+      const rel = at === '' ? entry.name : `${at}/${entry.name}`;
+      if (rel === '.dexi') continue;
+      if (entry.isDirectory()) await walk(rel);
+      else files[rel] = (await readFile(path.join(dir, rel))).toString(encoding);
+    }
+  };
+  await walk('');
+  return files;
+}
+
+/**
+ * For a test file whose tests each open vaults of their own: `harness` opens
+ * a connection on a fresh vault of `files` (watching before it is handed
+ * back), `another` a second connection on the same folder (another boundary
+ * or scopes); after each test every one is closed and its folder removed.
+ * Called once, at the top of the file.
+ */
+export function freshVaults(): {
+  harness: (files: Record<string, string>, options?: Omit<HarnessOptions, 'dir'>) => Promise<Harness>;
+  another: (dir: string, options: Omit<HarnessOptions, 'dir'>) => Promise<Harness>;
+} {
+  const opened: Harness[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const h of opened.splice(0)) await h.close();
+    for (const dir of dirs.splice(0)) await removeDir(dir);
+  });
+  return {
+    async harness(files, options = {}) {
+      const dir = await writeVault(files);
+      dirs.push(dir);
+      const h = await connect({ dir, ...options });
+      opened.push(h);
+      await h.runtime.watching;
+      return h;
+    },
+    async another(dir, options) {
+      const h = await connect({ dir, ...options });
+      opened.push(h);
+      return h;
+    },
+  };
 }

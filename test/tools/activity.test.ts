@@ -1,7 +1,7 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, waitFor, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
+import { connect, removeDir, waitFor, writeVault, type Harness, type HarnessOptions, vaultFiles } from '../helpers.js';
 import { activityFile, historyDir, parseActivity, type ActivityRecord } from '../../src/vault/activity.js';
 import { undo } from '../../src/vault/undo.js';
 
@@ -56,20 +56,7 @@ async function open(options: Partial<HarnessOptions> = {}): Promise<Harness> {
 
 const bytes = (harness: Harness, file: string): Promise<Buffer> => readFile(path.join(harness.dir, file));
 const entries = async (harness: Harness): Promise<ActivityRecord[]> => parseActivity(await readFile(activityFile(harness.dir), 'utf8').catch(() => ''));
-/** What an outside program (or the person's editor) sees: every file of the vault but `.dexi/`, with its bytes. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  const walk = async (at: string): Promise<void> => {
-    for (const entry of await readdir(path.join(dir, at), { withFileTypes: true })) {
-      const rel = at === '' ? entry.name : `${at}/${entry.name}`;
-      if (rel === '.dexi') continue;
-      if (entry.isDirectory()) await walk(rel);
-      else files[rel] = (await readFile(path.join(dir, rel))).toString('base64');
-    }
-  };
-  await walk('');
-  return files;
-}
+const snapshot = (dir: string): Promise<Record<string, string>> => vaultFiles(dir, 'base64');
 
 describe('the activity record and undo, after each write tool', () => {
   it('update_note replace: recorded without any note text, and undone byte for byte', async () => {

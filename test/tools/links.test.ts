@@ -8,8 +8,8 @@
  */
 import { appendFile, mkdir, open as openFile, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, waitFor, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { freshVaults, waitFor, type Harness } from '../helpers.js';
 
 interface Ref {
   id: string;
@@ -35,29 +35,7 @@ const id = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(
 const note = (n: number, body: string, extra = ''): string => `---\nid: ${id(n)}\n${extra}---\n${body}`;
 const ref = (n: number, title: string): Ref => ({ id: id(n), title });
 
-const open: Harness[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const dir of dirs.splice(0)) await removeDir(dir);
-});
-
-/** A connection on a fresh vault of `files`, watching the folder before it is handed back. */
-async function harness(files: Record<string, string>, options: Omit<HarnessOptions, 'dir'> = {}): Promise<Harness> {
-  const dir = await writeVault(files);
-  dirs.push(dir);
-  const h = await connect({ dir, ...options });
-  open.push(h);
-  await h.runtime.watching;
-  return h;
-}
-
-/** A second connection on the same folder (another boundary or scopes). */
-async function another(dir: string, options: Omit<HarnessOptions, 'dir'>): Promise<Harness> {
-  const h = await connect({ dir, ...options });
-  open.push(h);
-  return h;
-}
+const { harness, another } = freshVaults();
 
 const get = (h: Harness, n: number | string): Promise<Full> => h.ok<Full>('get_note', { note_id: typeof n === 'number' ? id(n) : n });
 const linked = async (h: Harness, n: number): Promise<string[]> => ((await get(h, n)).links?.notes ?? []).map((r) => r.id);

@@ -7,12 +7,12 @@
  * takes the whole rename back byte for byte. The pure rules are in
  * test/unit/link-forms.test.ts.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityFile, parseActivity } from '../../src/vault/activity.js';
 import { undo } from '../../src/vault/undo.js';
-import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
+import { freshVaults, vaultFiles } from '../helpers.js';
 
 interface Full {
   id: string;
@@ -26,36 +26,9 @@ interface Full {
 const id = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const note = (n: number, body: string, extra = ''): string => `---\nid: ${id(n)}\ncreated: 2026-11-01T10:00:00+00:00\n${extra}---\n${body}`;
 
-const open: Harness[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const dir of dirs.splice(0)) await removeDir(dir);
-});
+const { harness } = freshVaults();
 
-async function harness(files: Record<string, string>, options: Omit<HarnessOptions, 'dir'> = {}): Promise<Harness> {
-  const dir = await writeVault(files);
-  dirs.push(dir);
-  const h = await connect({ dir, ...options });
-  open.push(h);
-  await h.runtime.watching;
-  return h;
-}
-
-/** Every file of the vault but `.dexi/`, with its text. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  const walk = async (at: string): Promise<void> => {
-    for (const entry of await readdir(path.join(dir, at), { withFileTypes: true })) {
-      const rel = at === '' ? entry.name : `${at}/${entry.name}`;
-      if (rel === '.dexi') continue;
-      if (entry.isDirectory()) await walk(rel);
-      else files[rel] = await readFile(path.join(dir, rel), 'utf8');
-    }
-  };
-  await walk('');
-  return files;
-}
+const snapshot = (dir: string): Promise<Record<string, string>> => vaultFiles(dir);
 
 const LINKS = [
   'Plain [[Old name]], heading [[Old name#Part|shown]], block [[Old name#^b1]], path [[Notes/Old name]], .md [[Old name.md]].',
