@@ -255,8 +255,12 @@ describe('serve --http: one process, one connection per token', () => {
     const created = await call(client, 'create_note', { title: 'Long import', text });
     expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
     const id = (created.structuredContent as { id: string }).id;
-    const read = await call(client, 'get_note', { note_id: id });
-    expect((read.structuredContent as { text: string }).text).toContain(text.trim());
+    // get_note gives at most 50,000 characters of it (one line this long comes cut); the note as a resource is the whole body.
+    const read = (await call(client, 'get_note', { note_id: id })).structuredContent as { text: string; truncated?: boolean; lines: { total: number } };
+    expect([read.text.length, read.truncated, read.lines.total]).toEqual([50_000, true, 1]);
+    expect(text.startsWith(read.text)).toBe(true);
+    const resource = await client.readResource({ uri: `dexi-note://${id}` });
+    expect((resource.contents[0] as { text: string }).text).toContain(text.trim());
     expect((await call(client, 'delete_note', { note_id: id })).isError).toBeFalsy();
     // Each write is on record under the token that made it.
     const recorded = (await runtime.activity.entries()).filter((entry) => entry.id === id);
