@@ -25,6 +25,7 @@
  */
 import { withLineEnding, withoutLeadingBlankLines, withoutTrailingBlankLines, type BodyLineEnding } from './body-edit.js';
 import { bodyLines, scanBody, targetIn, type BodyScan, type TargetSpan } from './outline.js';
+import { DexiError } from './errors.js';
 
 export type BodyOperation =
   | { operation: 'replace_text'; oldText: string; newText: string; all: boolean }
@@ -39,12 +40,7 @@ export interface BodySplice {
 }
 
 /** An edit the body cannot take (text not found, found too often, nothing to insert): the message is the sentence an assistant reads. */
-export class BodyEditError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BodyEditError';
-  }
-}
+export class BodyEditError extends DexiError {}
 
 /**
  * The splices `operation` makes in `body`, in order, not overlapping.

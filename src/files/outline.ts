@@ -27,6 +27,7 @@
  * GFM tables (a table row underlined with `===` would read as a setext
  * heading).
  */
+import { DexiError } from './errors.js';
 
 /** A heading of the body: its text (without the `#`s), its level (1–6) and its 1-based line. */
 export interface OutlineHeading {
@@ -56,12 +57,7 @@ export interface BodyLine {
 }
 
 /** A target that names no heading (or block) of the note, or more than one: the message is the sentence an assistant reads. */
-export class OutlineTargetError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'OutlineTargetError';
-  }
-}
+export class OutlineTargetError extends DexiError {}
 
 /**
  * The body's lines. A final line break ends the last line and starts none:

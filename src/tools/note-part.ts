@@ -1,4 +1,4 @@
-import { OutlineTargetError, scanBody, targetIn, type BodyLine, type BodyScan, type OutlineHeading } from '../files/outline.js';
+import { scanBody, targetIn, type BodyLine, type BodyScan, type OutlineHeading } from '../files/outline.js';
 import { InvalidInputError } from '../vault/errors.js';
 
 /**
@@ -159,14 +159,8 @@ export interface NoteReading extends NotePart {
 
 /** The lines a heading, `Parent#Child` or `^block` names, its heading line included; a name that fits none or several is refused in a sentence. */
 function sectionOf(scan: BodyScan, heading: string): LineSpan & { name: string } {
-  let target;
-  try {
-    target = targetIn(scan, heading);
-  } catch (error) {
-    // The outline module sits below the vault and cannot throw its errors; the sentence is the same.
-    if (error instanceof OutlineTargetError) throw new InvalidInputError(error.message);
-    throw error;
-  }
+  // A heading that fits none or several is refused by targetIn with an OutlineTargetError, a DexiError the assistant reads as it is.
+  const target = targetIn(scan, heading);
   return target.kind === 'section' ? { from: target.headingLine, to: Math.max(target.to, target.headingLine), name: heading } : { from: target.from, to: target.to, name: heading };
 }
 

@@ -2,26 +2,19 @@
  * A note's file after an `edit_note`: its body edited by the rules of
  * src/files/body-ops.ts, its own `updated` key (or `modified`, `date
  * modified`) stamped as `update_note` stamps it, and nothing else changed.
- * Pure; the refusals of the rules become the domain errors an assistant
- * reads, word for word, before anything is written.
+ * Pure; the rules' refusals (BodyEditError, OutlineTargetError) are
+ * DexiErrors, read by the assistant word for word, before anything is written.
  */
 import { bodyLineEndingOf, endsWithLineBreak } from '../files/body-edit.js';
-import { BodyEditError, editedBody, type BodyOperation } from '../files/body-ops.js';
+import { editedBody, type BodyOperation } from '../files/body-ops.js';
 import { editedHead, headOf, joinNote } from '../files/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
-import { OutlineTargetError } from '../files/outline.js';
 import { presentKey, UPDATED_KEYS } from './dates.js';
 import { stampLike, type EditedNote } from './edits.js';
-import { InvalidInputError, ReadOnlyNoteError } from './errors.js';
+import { ReadOnlyNoteError } from './errors.js';
 import type { Admit } from './note.js';
 
 export type { BodyOperation } from '../files/body-ops.js';
-
-/** The edit's refusal as the error the tool layer hands on: a heading or text the body lacks is the caller's to fix. */
-function asDomainError(error: unknown): unknown {
-  if (error instanceof BodyEditError || error instanceof OutlineTargetError) return new InvalidInputError(error.message);
-  return error;
-}
 
 /**
  * The file after `operation`, from its current content; undefined when the
@@ -33,17 +26,13 @@ export function editedNoteBody(content: string, operation: BodyOperation, now: D
   const { eol } = split;
   const parsed = parseFrontmatter(split.yaml);
   if (!parsed.ok) throw new ReadOnlyNoteError('The server leaves this note alone because its frontmatter is not valid YAML; fix it in an editor first.');
-  try {
-    const body = editedBody(split.body, operation, bodyLineEndingOf(split.body, eol), endsWithLineBreak(content));
-    if (body === split.body) return undefined;
-    const updatedKey = presentKey(parsed.data, UPDATED_KEYS);
-    const updates: Record<string, unknown> = {};
-    if (updatedKey !== undefined) updates[updatedKey] = stampLike(parsed.data[updatedKey], now);
-    const head = updatedKey !== undefined ? editedHead(content, split, updates) : headOf(content, split);
-    return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
-  } catch (error) {
-    throw asDomainError(error);
-  }
+  const body = editedBody(split.body, operation, bodyLineEndingOf(split.body, eol), endsWithLineBreak(content));
+  if (body === split.body) return undefined;
+  const updatedKey = presentKey(parsed.data, UPDATED_KEYS);
+  const updates: Record<string, unknown> = {};
+  if (updatedKey !== undefined) updates[updatedKey] = stampLike(parsed.data[updatedKey], now);
+  const head = updatedKey !== undefined ? editedHead(content, split, updates) : headOf(content, split);
+  return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
 }
 
 /** An `edit_note` as the vault takes it. */

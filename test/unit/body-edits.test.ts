@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { editedNoteBody } from '../../src/vault/body-edits.js';
-import { InvalidInputError, ReadOnlyNoteError } from '../../src/vault/errors.js';
+import { BodyEditError } from '../../src/files/body-ops.js';
+import { OutlineTargetError } from '../../src/files/outline.js';
+import { DexiError, ReadOnlyNoteError } from '../../src/vault/errors.js';
 
 const NOW = new Date('2026-12-02T09:30:00Z');
 
@@ -32,11 +34,11 @@ describe('editedNoteBody', () => {
     expect(editedNoteBody('---\nupdated: 2026-11-01\n---\nsame\n', { operation: 'replace_text', oldText: 'same', newText: 'same', all: false }, NOW)).toBeUndefined();
   });
 
-  it('refuses in the plain sentence of the rule, as an InvalidInputError', () => {
+  it('refuses in the plain sentence of the rule, a DexiError the assistant reads as it is', () => {
     const edit = () => editedNoteBody('# A\n', { operation: 'insert', heading: 'B', text: 'x', position: 'end' }, NOW);
-    expect(edit).toThrow(InvalidInputError);
-    expect(edit).toThrow('Heading not found: B');
-    expect(() => editedNoteBody('a\n', { operation: 'replace_text', oldText: 'b', newText: 'c', all: false }, NOW)).toThrow(new InvalidInputError('Text not found in the note'));
+    expect(edit).toThrow(DexiError);
+    expect(edit).toThrow(new OutlineTargetError('Heading not found: B'));
+    expect(() => editedNoteBody('a\n', { operation: 'replace_text', oldText: 'b', newText: 'c', all: false }, NOW)).toThrow(new BodyEditError('Text not found in the note'));
   });
 
   it('leaves a note with broken frontmatter alone', () => {

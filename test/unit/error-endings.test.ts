@@ -4,7 +4,9 @@ import { TokenError } from '../../src/access/tokens.js';
 import { UsageError } from '../../src/cli/args.js';
 import { commandEnding, failureSentence } from '../../src/cli/failure.js';
 import { DexiError as FilesDexiError } from '../../src/files/errors.js';
+import { BodyEditError } from '../../src/files/body-ops.js';
 import { FrontmatterLayoutError } from '../../src/files/frontmatter-edit.js';
+import { OutlineTargetError } from '../../src/files/outline.js';
 import { BookmarksError } from '../../src/import/bookmarks.js';
 import { ConversionError } from '../../src/import/convert-pool.js';
 import { EmailError } from '../../src/import/email.js';
@@ -41,6 +43,8 @@ describe('one error base carries its exit code and its tool sentence', () => {
     { error: new HistoryError('The old version is gone.'), exitCode: 1 },
     { error: new UndoError('Nothing to undo.'), exitCode: 1 },
     { error: new FrontmatterLayoutError('its frontmatter would not read back'), exitCode: 1 },
+    { error: new BodyEditError('Text not found in the note'), exitCode: 1 },
+    { error: new OutlineTargetError('Heading not found: Tasks'), exitCode: 1 },
     { error: new NoteNotFoundError(), exitCode: 1 },
   ];
 
