@@ -148,9 +148,11 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
   await call('create_note', { title: 'Filler 3', text: '#work', folder: 'X/Sub', properties: { created: '2026-01-01', title: 'Filler 3' } });
   const made = [hidden?.id, secret?.id].filter((made): made is string => made !== undefined);
   // What the connection reads afterwards: every note it sees, with its links and backlinks, and the folders.
-  // Notes created at one moment list in no fixed order among themselves: the listing is kept sorted by title.
-  const listed = ((await h.call('list_notes', { size: 50 })).structuredContent as { items: { id: string; title: string; folder?: string }[] }).items;
-  transcript.push(['list_notes', [...listed].sort((a, b) => `${a.title}/${a.folder}`.localeCompare(`${b.title}/${b.folder}`))]);
+  // Notes created at one moment list in no fixed order among themselves: the listing is kept sorted by title, folder
+  // and snippet (two notes end up titled Hidden in Work/Sub: the one renamed so, and the one created there, numbered).
+  const listed = ((await h.call('list_notes', { size: 50 })).structuredContent as { items: { id: string; title: string; folder?: string; snippet: string }[] }).items;
+  const order = (item: (typeof listed)[number]): string => `${item.title}/${item.folder}/${item.snippet}`;
+  transcript.push(['list_notes', [...listed].sort((a, b) => order(a).localeCompare(order(b)))]);
   for (const note of [id(1), id(2), id(3), id(4), probe.id, decoy.id, linker.id, ...made]) await call('get_note', { note_id: note });
   await call('list_folders', {});
   const everything = await connectClient(h.runtime, {});

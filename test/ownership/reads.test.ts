@@ -174,9 +174,15 @@ describe('true dates', () => {
     const dir = await repoVault();
     const h = await serve(dir);
     await writeFile(path.join(dir, 'Plain.md'), 'Just some text about gardening and compost #garden\n');
-    await waitFor(() => h.runtime.own.atPath('Plain.md')?.snippet.includes('compost'), 5000, 'the edit');
-    const record = h.runtime.own.atPath('Plain.md');
     const mtime = (await stat(path.join(dir, 'Plain.md'))).mtimeMs;
+    // A read takes a file's times from before it reads (note-files.ts): one that meets the file between
+    // writeFile's truncation and its write holds the text with the truncation's time, until the write's own
+    // change event is read. So the record is waited for until it has both.
+    await waitFor(() => {
+      const seen = h.runtime.own.atPath('Plain.md');
+      return seen?.snippet.includes('compost') === true && seen.updatedMs === mtime;
+    }, 5000, 'the edit, at its modification time');
+    const record = h.runtime.own.atPath('Plain.md');
     expect(record?.updatedMs).toBe(mtime);
     expect(record?.createdMs).toBe(new Date(COMMITTED).getTime());
   });
