@@ -8,7 +8,8 @@ import { phraseTerms } from './terms.js';
 /** Where a phrase search reads notes from: the `Vault` is one. */
 export interface NoteSource {
   get(id: string): NoteRecord | undefined;
-  read(id: string): Promise<NoteWithBody>;
+  /** The note's body; `withProperties` false: without the frontmatter's properties, which a phrase check does not need. */
+  read(id: string, withProperties: boolean): Promise<NoteWithBody>;
 }
 
 /**
@@ -30,7 +31,7 @@ export function notePhraseCheck(notes: NoteSource): PhraseCheck {
     let body = '';
     if (phrases.some((phrase) => phrase.fields.includes('body'))) {
       try {
-        const note = await notes.read(id);
+        const note = await notes.read(id, false);
         record = note.record;
         body = toSearchText(note.body);
       } catch (error) {
