@@ -4,7 +4,7 @@ import { assertFits } from './create.js';
 import { withCurrent, type Step } from './current-note.js';
 import { bodyOf } from './ingest.js';
 import { bringBackLate, type Change, type LateText } from './late-edits.js';
-import type { NoteFile } from './note-files.js';
+import type { NoteFile } from './note-file-read.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { propertiesOf, withPropertiesOf } from './properties.js';
