@@ -179,10 +179,38 @@ function syncStep() {
   journal.push({ kind: 'rewrite', via, token, id, readTokens, t0, t1: now() });
 }
 
+/**
+ * The two actors take turns, one step at a time (a folder made beside the
+ * vault as the token, since mkdir either makes it or fails). Each alone
+ * still races the server; between themselves they made a duplicate the
+ * server had no part in: the sync tool found a note unchanged, the editor
+ * moved it away, and the sync tool's rename put it back at its old path,
+ * so the editor's next move gave the vault two files of one note.
+ */
+const TURN = `${path.resolve(dir)}.actors-turn`;
+function takeTurn() {
+  for (;;) {
+    try {
+      fs.mkdirSync(TURN);
+      return;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      // The other actor's steps take milliseconds: a turn held this long is a dead actor's.
+      if (Date.now() > until + 10_000) throw new Error(`The other actor has held ${TURN} for too long`);
+      sleep(1);
+    }
+  }
+}
+
 while (Date.now() < until) {
   counts.ops++;
-  if (role === 'editor') editorStep();
-  else syncStep();
+  takeTurn();
+  try {
+    if (role === 'editor') editorStep();
+    else syncStep();
+  } finally {
+    fs.rmdirSync(TURN);
+  }
   sleep(role === 'editor' ? 4 + Math.floor(random() * 10) : 6 + Math.floor(random() * 12));
 }
 process.stdout.write(`${JSON.stringify({ role, counts, journal })}\n`);
