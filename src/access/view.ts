@@ -1,15 +1,15 @@
-import type { FullTextHit, FullTextIndex } from '../index/fulltext.js';
-import { notePhraseCheck } from '../index/note-phrases.js';
-import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/query-syntax.js';
-import type { Visibility } from '../index/visibility.js';
+import type { FullTextHit, FullTextIndex } from '../index/fulltext/fulltext.js';
+import { notePhraseCheck } from '../index/fulltext/note-phrases.js';
+import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/fulltext/query-syntax.js';
+import type { Visibility } from '../index/fulltext/visibility.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { foldName, resolveName } from '../files/names.js';
+import { foldName, resolveName } from '../storage/names.js';
 import { DexiError, FolderNotFoundError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
-import { extractTags } from '../vault/markdown.js';
+import { extractTags } from '../format/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
-import { noteHasTag } from '../vault/tags.js';
+import { noteHasTag } from '../format/tags.js';
 import { folderOf } from '../vault/parse.js';
-import type { ActivityLog, WriteJournal } from '../vault/activity.js';
+import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
 import { askedName } from '../vault/move-target.js';
@@ -149,7 +149,7 @@ export class VaultView {
    * Full-text search over what this connection sees: the page `page` of
    * `size` hits, best first, and how many match in all (`approximate` when
    * that is an estimate: see `FullTextIndex#query`). The query may use the
-   * syntax of src/index/query-syntax.ts; one that only leaves words out is
+   * syntax of src/index/fulltext/query-syntax.ts; one that only leaves words out is
    * refused.
    */
   async searchText(query: string, page: number, size: number): Promise<{ hits: VisibleHit[]; total: number; approximate?: true }> {

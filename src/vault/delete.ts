@@ -1,6 +1,6 @@
 import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { recorded, type WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './record/activity.js';
 import type { Catalog } from './catalog.js';
 import { withCurrent } from './current-note.js';
 import { NoteNotFoundError } from './errors.js';

@@ -1,11 +1,11 @@
-import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../files/body-edit.js';
-import { editedHead, headOf, joinNote } from '../files/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter, type FrontmatterData, type SplitNote } from '../files/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from './dates.js';
+import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../format/body-edit.js';
+import { editedHead, headOf, joinNote } from '../format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter, type FrontmatterData, type SplitNote } from '../format/frontmatter.js';
+import { presentKey, UPDATED_KEYS } from '../format/dates.js';
 import { NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
-import { extractTags } from './markdown.js';
-import { frontmatterTags, mergeTags } from './tags.js';
-import { formatIso, formatLocal } from './time.js';
+import { extractTags } from '../format/markdown.js';
+import { frontmatterTags, mergeTags } from '../format/tags.js';
+import { formatIso, formatLocal } from '../format/time.js';
 
 export interface EditRequest {
   mode: 'replace' | 'append';

@@ -1,6 +1,6 @@
-import { numberedName } from '../files/filenames.js';
-import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
-import { recorded, type WriteJournal } from './activity.js';
+import { numberedName } from '../storage/filenames.js';
+import { setFrontmatterKeys } from '../format/frontmatter-edit.js';
+import { recorded, type WriteJournal } from './record/activity.js';
 import { foldPath } from './catalog.js';
 import { ensureNoteFolder } from './create.js';
 import { withCurrent, type Step } from './current-note.js';

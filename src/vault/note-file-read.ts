@@ -1,4 +1,4 @@
-import { plainStats, type OpenedFile } from '../files/atomic.js';
+import { plainStats, type OpenedFile } from '../storage/atomic.js';
 import { hashContent } from './parse.js';
 
 /**

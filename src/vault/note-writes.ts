@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { recorded, type WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './record/activity.js';
 import { assertFits } from './create.js';
 import { withCurrent, type Step } from './current-note.js';
 import { bodyOf } from './ingest.js';

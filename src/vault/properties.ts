@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { editedHead, joinNote } from '../files/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../files/frontmatter.js';
+import { editedHead, joinNote } from '../format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../format/frontmatter.js';
 import { guardedContent, splitForEdit, stampUpdated, type EditedNote } from './edits.js';
 import { InvalidInputError } from './errors.js';
 import type { Admit, NoteWithBody } from './note.js';
