@@ -8,10 +8,7 @@
 import { bodyLineEndingOf, endsWithLineBreak } from '../format/body-edit.js';
 import { editedBody, type BodyOperation } from '../format/body-ops.js';
 import { editedHead, headOf, joinNote } from '../format/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter } from '../format/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from '../format/dates.js';
-import { stampLike, type EditedNote } from './edits.js';
-import { ReadOnlyNoteError } from './errors.js';
+import { splitForEdit, stampUpdated, type EditedNote } from './edits.js';
 import type { Admit } from './note.js';
 
 export type { BodyOperation } from '../format/body-ops.js';
@@ -22,17 +19,14 @@ export type { BodyOperation } from '../format/body-ops.js';
  * written then, and `updated` keeps its value.
  */
 export function editedNoteBody(content: string, operation: BodyOperation, now: Date): EditedNote | undefined {
-  const split = splitFrontmatter(content);
+  const { split, data } = splitForEdit(content);
   const { eol } = split;
-  const parsed = parseFrontmatter(split.yaml);
-  if (!parsed.ok) throw new ReadOnlyNoteError('The server leaves this note alone because its frontmatter is not valid YAML; fix it in an editor first.');
   const body = editedBody(split.body, operation, bodyLineEndingOf(split.body, eol), endsWithLineBreak(content));
   if (body === split.body) return undefined;
-  const updatedKey = presentKey(parsed.data, UPDATED_KEYS);
   const updates: Record<string, unknown> = {};
-  if (updatedKey !== undefined) updates[updatedKey] = stampLike(parsed.data[updatedKey], now);
-  const head = updatedKey !== undefined ? editedHead(content, split, updates) : headOf(content, split);
-  return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
+  stampUpdated(data, updates, now);
+  const head = Object.keys(updates).length > 0 ? editedHead(content, split, updates) : headOf(content, split);
+  return { content: joinNote(head, body, eol), body, data: { ...data, ...updates } };
 }
 
 /** An `edit_note` as the vault takes it. */

@@ -1,24 +1,14 @@
-import type { BigIntStats, Stats } from 'node:fs';
 import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { recorded, type WriteJournal } from './record/activity.js';
 import type { Catalog } from './catalog.js';
-import { NoteNotFoundError, ReadOnlyNoteError } from './errors.js';
+import { withCurrent } from './current-note.js';
+import { NoteNotFoundError } from './errors.js';
 import { isNoteFileName } from './ignore.js';
 import type { NoteFiles } from './note-files.js';
 import type { Admit, NoteRecord } from './note.js';
-
-/**
- * A note the person made read-only is theirs to keep as it is. Judged by
- * the mode bits, so that it holds even for a server running as root (whom
- * the file system would let write anyway).
- */
-export function assertFileWritable(record: NoteRecord, stats: BigIntStats | Stats, doing: 'changed' | 'deleted' | 'moved'): void {
-  if ((Number(stats.mode) & 0o222) !== 0) return;
-  throw new ReadOnlyNoteError(
-    `${record.path} is read-only (its file permissions allow no writing), so the server leaves it as it is and nothing was ${doing}. Make the file writable to let it be ${doing}.`,
-  );
-}
+import type { VaultParts } from './vault-parts.js';
+import { assertFileWritable, readOnlyVaultError } from './write-refusals.js';
 
 export interface DeleteParts {
   root: string;
@@ -58,6 +48,37 @@ export function attachmentPathProblem(attachment: string): { problem: string } |
   const vaultPath = segments.join('/');
   if (isNoteFileName(segments[segments.length - 1] as string)) return { problem: 'it is a note' };
   return { path: vaultPath };
+}
+
+/**
+ * Delete a note's file, and its attachment where `deleteNoteFile` allows
+ * (and `admitAttachment`, the connection's boundary), and announce its
+ * removal. A note moved meanwhile is followed to its new place; one deleted
+ * by another program meanwhile is done already.
+ */
+export function deleteNote(parts: VaultParts, id: string, admit?: Admit, admitAttachment?: AdmitAttachment, journal?: WriteJournal): Promise<Deleted> {
+  const { catalog, lock } = parts;
+  return withCurrent(
+    parts,
+    id,
+    (record) => {
+      if (parts.readOnly) throw readOnlyVaultError(parts, 'deleted');
+      return lock.run(record.path, async () => {
+        const deleted = await deleteNoteFile({ ...parts, journal }, id, record, admit, admitAttachment);
+        if (typeof deleted !== 'string') parts.announce.removed(deleted.record);
+        return deleted;
+      });
+    },
+    (record) =>
+      lock.run(record.path, async () => {
+        const current = catalog.get(id);
+        if (current?.path === record.path) {
+          catalog.unplace(current);
+          parts.announce.removed(current);
+        }
+        return { record };
+      }),
+  );
 }
 
 /**

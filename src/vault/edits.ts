@@ -1,8 +1,10 @@
 import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../format/body-edit.js';
-import { editedHead, headOf, joinNote, setFrontmatterKeys } from '../format/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter } from '../format/frontmatter.js';
+import { editedHead, headOf, joinNote } from '../format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter, type FrontmatterData, type SplitNote } from '../format/frontmatter.js';
 import { presentKey, UPDATED_KEYS } from '../format/dates.js';
 import { NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
+import { extractTags } from '../format/markdown.js';
+import { frontmatterTags, mergeTags } from '../format/tags.js';
 import { formatIso, formatLocal } from '../format/time.js';
 
 export interface EditRequest {
@@ -22,8 +24,43 @@ export interface EditedNote {
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The new value of a note's `updated` key, written the way the note already writes it (a date alone stays a date alone). */
-export function stampLike(previous: unknown, now: Date): string {
+function stampLike(previous: unknown, now: Date): string {
   return typeof previous === 'string' && DATE_ONLY.test(previous.trim()) ? formatLocal(now, 'day') : formatIso(now);
+}
+
+/**
+ * The bookkeeping every edit a tool asks for does (update_note, edit_note,
+ * set_properties): the note's own `updated` key (or `modified`, `date
+ * modified`), if it has one (`data`, its frontmatter before the edit) and
+ * the edit does not set or remove that key itself (`asked`, the keys it
+ * sets; by default `changes`), is set in `changes` to `now`, written the way
+ * the note writes it. No key the note did not have is added.
+ */
+export function stampUpdated(data: FrontmatterData, changes: Record<string, unknown>, now: Date, asked: object = changes): void {
+  const key = presentKey(data, UPDATED_KEYS);
+  if (key !== undefined && !Object.hasOwn(asked, key)) changes[key] = stampLike(data[key], now);
+}
+
+/**
+ * A note's file split once into its head and body, with its frontmatter
+ * read, for an edit; refused with a plain sentence, before anything is
+ * written, when the block is not valid YAML (the note is left alone).
+ */
+export function splitForEdit(content: string): { split: SplitNote; data: FrontmatterData } {
+  const split = splitFrontmatter(content);
+  const parsed = parseFrontmatter(split.yaml);
+  if (!parsed.ok) throw new ReadOnlyNoteError('The server leaves this note alone because its frontmatter is not valid YAML; fix it in an editor first.');
+  return { split, data: parsed.data };
+}
+
+/**
+ * What an edit writes (undefined: nothing), once the request's `guard` has
+ * seen the tags the note would have after it (frontmatter and body) and not
+ * refused it.
+ */
+export function guardedContent(edited: EditedNote | undefined, guard: ((tagsAfter: string[]) => void) | undefined): string | undefined {
+  if (edited) guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
+  return edited?.content;
 }
 
 /**
@@ -61,10 +98,8 @@ export function asksForNothing(request: EditRequest): boolean {
  */
 export function editedContent(content: string, request: EditRequest, now: Date): EditedNote {
   if (asksForNothing(request)) throw new NothingToUpdateError();
-  const split = splitFrontmatter(content);
+  const { split, data } = splitForEdit(content);
   const { eol } = split;
-  const parsed = parseFrontmatter(split.yaml);
-  if (!parsed.ok) throw new ReadOnlyNoteError('The server leaves this note alone because its frontmatter is not valid YAML; fix it in an editor first.');
 
   let body = split.body;
   if (request.text !== undefined) {
@@ -75,20 +110,10 @@ export function editedContent(content: string, request: EditRequest, now: Date):
 
   const updates: Record<string, unknown> = {};
   if (request.title !== undefined) updates.title = request.title;
-  const updatedKey = presentKey(parsed.data, UPDATED_KEYS);
-  if (updatedKey !== undefined) updates[updatedKey] = stampLike(parsed.data[updatedKey], now);
+  stampUpdated(data, updates, now);
 
   // A layout refused (FrontmatterLayoutError) is a DexiError: the assistant reads its sentence as it is.
   const head = Object.keys(updates).length > 0 ? editedHead(content, split, updates) : headOf(content, split);
   // editedHead has read the new block back as these keys, and joinNote split the joined text back into that block and this body.
-  return { content: joinNote(head, body, eol), body, data: { ...parsed.data, ...updates } };
-}
-
-/**
- * setFrontmatterKeys (a card's `review` block): the file is split once, the
- * block edited, the body put back unchanged, and nothing is written unless
- * the result reads back that way (else a FrontmatterLayoutError, a DexiError).
- */
-export function withFrontmatterKeys(content: string, updates: Record<string, unknown>): string {
-  return setFrontmatterKeys(content, updates);
+  return { content: joinNote(head, body, eol), body, data: { ...data, ...updates } };
 }

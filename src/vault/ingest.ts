@@ -1,7 +1,8 @@
 import { splitFrontmatter } from '../format/frontmatter.js';
 import type { Catalog } from './catalog.js';
 import { challengerKeepsId } from '../format/identity.js';
-import type { NoteFiles, NoteFile } from './note-files.js';
+import type { NoteFile } from './note-file-read.js';
+import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
 import { folderOf, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
 import type { ParsePool } from './workers/parse-pool.js';

@@ -3,7 +3,8 @@ import type { Catalog } from './catalog.js';
 import { MAX_NOTE_BYTES } from './ignore.js';
 import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
-import { decodeStrict, type NoteFile, type NoteFiles } from './note-files.js';
+import { decodeStrict, type NoteFile } from './note-file-read.js';
+import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
 import { hashContent } from './parse.js';
 

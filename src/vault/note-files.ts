@@ -5,12 +5,10 @@ import {
   createFileExclusive,
   isSameFile,
   openRegularFile,
-  plainStats,
   readWhole,
   replaceGuarded,
   type FileIdentity,
   type GuardedOptions,
-  type OpenedFile,
 } from '../storage/atomic.js';
 import { ensureTempDir } from '../storage/dexi-dir.js';
 import { numberedName } from '../storage/filenames.js';
@@ -18,8 +16,9 @@ import { inLinkedFolder } from '../storage/paths.js';
 import type { Clock } from './clock.js';
 import { DexiError, NoteBusyError, ReadOnlyNoteError } from './errors.js';
 import { MAX_NOTE_BYTES } from './ignore.js';
-import { hashContent } from './parse.js';
 import { CompleteShapes, followOldFile, HALF_WRITTEN_QUIET_MS, MAX_BUSY_WAIT_MS, whenComplete, type LateWrite } from './late-writes.js';
+import { readNoteFile, type NoteFile } from './note-file-read.js';
+import { hashContent } from './parse.js';
 import { formatIso } from '../format/time.js';
 
 export type { LateWrite } from './late-writes.js';
@@ -35,30 +34,6 @@ export interface VaultTestHooks {
   duringWrite?: (phase: 'before-check' | 'after-rename', vaultPath: string) => Promise<void>;
 }
 
-/** A note file read through an open handle; the holder closes `file.handle`. */
-export interface NoteFile {
-  file: OpenedFile;
-  content: string;
-  /** False when the bytes are not UTF-8 (`content` is then a lossy decoding). */
-  valid: boolean;
-  /** hashContent of the bytes, made once: every check on this read compares it. */
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  birthtimeMs: number;
-  /**
-   * Set when this version, written moments ago by another program, looks
-   * like the last complete one cut short (see looksHalfWritten): why.
-   */
-  halfWritten?: string;
-}
-
-// The BOM is kept in the text, so that the text is the file's bytes exactly
-// (its hash theirs, and a write keeps the BOM); the frontmatter reader allows it.
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const LOSSY = new TextDecoder('utf-8', { ignoreBOM: true });
 /**
  * A note another program changed less than this long ago may still be being
  * written (a script that truncates, writes half, pauses and writes the rest):
@@ -70,14 +45,6 @@ export const QUIET_MS = 300;
 const RECENT_WRITE_MS = 5000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function decodeStrict(bytes: Buffer): string | undefined {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The note files themselves: opened without following links, replaced only
@@ -154,30 +121,7 @@ export class NoteFiles {
     const { file } = opened;
     this.stats.filesRead++;
     try {
-      // Plain (not bigint) times, exactly as the scan reports them, so the
-      // cache's comparison holds. They are from before the read: a change
-      // made meanwhile leaves times the next scan finds moved, never new
-      // times beside old text.
-      const info = plainStats(file.stats);
-      let content: string;
-      let valid = true;
-      try {
-        content = UTF8.decode(file.bytes);
-      } catch {
-        content = LOSSY.decode(file.bytes);
-        valid = false;
-      }
-      const note: NoteFile = {
-        file,
-        content,
-        valid,
-        hash: hashContent(file.bytes),
-        size: file.bytes.length,
-        mtimeMs: info.mtimeMs,
-        ctimeMs: info.ctimeMs,
-        ino: info.ino,
-        birthtimeMs: info.birthtimeMs,
-      };
+      const note = readNoteFile(file);
       this.judgeShape(vaultPath, note, known);
       return note;
     } catch (error) {
@@ -332,7 +276,6 @@ export class NoteFiles {
     return 'replaced';
   }
 
-  /** Create a file that must not exist yet, through a temporary file under `.dexi/`. */
   /**
    * Move the note file `base` (read at `fromPath`, the caller holding both
    * paths' locks) to `toPath`, never over a file there: 'taken' when one is,
@@ -363,6 +306,7 @@ export class NoteFiles {
     return lstat(to);
   }
 
+  /** Create a file that must not exist yet, through a temporary file under `.dexi/`. */
   async createExclusive(absolute: string, content: string | Buffer, mode?: number): Promise<void> {
     await createFileExclusive(absolute, content, await ensureTempDir(this.root), mode);
   }

@@ -1,12 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { editedHead, joinNote } from '../format/frontmatter-edit.js';
 import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../format/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from '../format/dates.js';
-import { stampLike, type EditedNote } from './edits.js';
-import { InvalidInputError, ReadOnlyNoteError } from './errors.js';
-import { extractTags } from '../format/markdown.js';
+import { guardedContent, splitForEdit, stampUpdated, type EditedNote } from './edits.js';
+import { InvalidInputError } from './errors.js';
 import type { Admit, NoteWithBody } from './note.js';
-import { frontmatterTags, mergeTags } from '../format/tags.js';
 
 /**
  * A note's properties (its frontmatter keys) as `set_properties`,
@@ -149,18 +146,14 @@ export function propertiesOfContent(content: string): Record<string, unknown> | 
  * it. No key the note did not have is added but the ones asked for.
  */
 export function withProperties(content: string, updates: PropertyUpdates, now: Date): EditedNote | undefined {
-  const split = splitFrontmatter(content);
-  const parsed = parseFrontmatter(split.yaml);
-  if (!parsed.ok) throw new ReadOnlyNoteError('The server leaves this note alone because its frontmatter is not valid YAML; fix it in an editor first.');
-  const data = parsed.data;
+  const { split, data } = splitForEdit(content);
   const changes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(updates)) {
     const present = Object.hasOwn(data, key);
     if (value === undefined ? present : !present || !isDeepStrictEqual(asJson(data[key]), value)) changes[key] = value;
   }
   if (Object.keys(changes).length === 0) return undefined;
-  const updatedKey = presentKey(data, UPDATED_KEYS);
-  if (updatedKey !== undefined && !Object.hasOwn(updates, updatedKey)) changes[updatedKey] = stampLike(data[updatedKey], now);
+  stampUpdated(data, changes, now, updates);
   // A layout refused (FrontmatterLayoutError) is a DexiError: the assistant reads its sentence as it is.
   const head = editedHead(content, split, changes);
   const after: FrontmatterData = { ...data };
@@ -190,9 +183,5 @@ export interface PropertiesRequest {
  * request's guard on the tags the note would have.
  */
 export function propertiesChange(request: PropertiesRequest, now: Date): (content: string) => string | undefined {
-  return (content) => {
-    const edited = withProperties(content, request.properties, now);
-    if (edited) request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
-    return edited?.content;
-  };
+  return (content) => guardedContent(withProperties(content, request.properties, now), request.guard);
 }

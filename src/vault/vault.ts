@@ -1,32 +1,31 @@
 import { EventEmitter } from 'node:events';
-import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { recorded, type WriteJournal } from './record/activity.js';
-import { Catalog, foldPath } from './catalog.js';
+import type { WriteJournal } from './record/activity.js';
+import { Catalog } from './catalog.js';
 import { cacheDir } from '../storage/dexi-dir.js';
-import { numberedName } from '../storage/filenames.js';
-import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
-import { assertFileWritable, deleteNoteFile, type AdmitAttachment, type Deleted } from './delete.js';
+import { setFrontmatterKeys } from '../format/frontmatter-edit.js';
+import { createNote, type CreateRequest } from './create.js';
+import { readNote } from './current-note.js';
+import { deleteNote, type AdmitAttachment, type Deleted } from './delete.js';
 import type { Clock } from './clock.js';
 import { editedNoteBody, type BodyEditRequest } from './body-edits.js';
-import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
-import { ConcurrentEditError, DexiError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
+import { asksForNothing, editedContent, guardedContent } from './edits.js';
+import { DexiError, NothingToUpdateError } from './errors.js';
 import { GitDates } from './git/git-dates.js';
-import { isIgnoredPath, isNoteFileName } from './ignore.js';
-import { bodyOf, Ingest } from './ingest.js';
+import { Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
 import { KeyedLock } from './lock.js';
-import { linkMeanings, repairLinks, type LinkMeanings } from './move-links.js';
-import { fileNameParts, NameTakenError, nameTaken, pathHeld, type Destination } from './move-target.js';
-import { extractTags } from '../format/markdown.js';
-import { bringBackLate, type Change, type LateText } from './late-edits.js';
-import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
+import { moveNote } from './move-note.js';
+import type { Destination } from './move-target.js';
+import { NoteFiles, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
-import { hashContent, parseNoteFile } from './parse.js';
-import { propertiesChange, propertiesOf, withPropertiesOf, type PropertiesRequest } from './properties.js';
-import { frontmatterTags, mergeTags } from '../format/tags.js';
+import { editNote } from './note-writes.js';
+import { propertiesChange, type PropertiesRequest } from './properties.js';
+import type { VaultParts } from './vault-parts.js';
+import { forgetFolder, forgetPath, refreshPath } from './watched-changes.js';
+import { readOnlyVaultError } from './write-refusals.js';
 
 export type { LoadProgress } from './loader.js';
 export type { VaultTestHooks } from './note-files.js';
@@ -76,19 +75,11 @@ export interface UpdateRequest {
 export type { Admit } from './note.js';
 export type { PropertiesRequest } from './properties.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
-
-
-/** What a step on the current version of a note asks next: try again, or the note's file was not where the catalog said. */
-type Step<T> = T | 'retry' | 'missing';
-
-const MAX_WRITE_ATTEMPTS = 8;
-const MOVE_GRACE_MS = 400;
 /** How long the first read waits for dates from the git history before it calls the vault ready without them. */
 const GIT_READY_WAIT_MS = 5000;
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export class VaultUnavailableError extends DexiError {}
+
 
 /**
  * The vault model's face: which notes exist, where, and what their
@@ -98,13 +89,13 @@ export class VaultUnavailableError extends DexiError {}
  * and never while another program is writing it.
  *
  * The parts: `Catalog` (what is known), `NoteFiles` (the files themselves),
- * `Ingest` (file → record, identity), the loader (first read, reconcile).
+ * `Ingest` (file → record, identity), the loader (first read, reconcile);
+ * the jobs, each handed the parts (`VaultParts`): current-note.ts (reads, and
+ * the current version every write starts from), note-writes.ts (an edit's
+ * write), move-note.ts, delete.ts, create.ts, watched-changes.ts.
  */
 export class Vault extends EventEmitter<VaultEvents> {
-  private readonly catalog: Catalog;
-  private readonly files: NoteFiles;
-  private readonly ingester: Ingest;
-  private readonly lock = new KeyedLock();
+  private readonly parts: VaultParts;
   private readonly loadProgress: LoadProgress = { phase: 'starting', done: 0, total: 0 };
   private stopped = false;
   private stoppedLoading: () => void = () => undefined;
@@ -121,16 +112,20 @@ export class Vault extends EventEmitter<VaultEvents> {
     private readonly options: VaultOptions,
   ) {
     super();
-    this.catalog = new Catalog(options.owner ?? '');
-    this.files = new NoteFiles(root, { clock: options.clock, log: options.log, hooks: options.hooks });
-    this.ingester = new Ingest(
-      this.catalog,
-      this.files,
-      { note: (record, body, plain) => this.emit('note', record, body, plain), removed: (record) => this.emit('removed', record) },
-      (vaultPath) => void this.refresh(vaultPath).catch((error: Error) => options.log(`Reading ${vaultPath} again: ${error.message}`)),
+    const catalog = new Catalog(options.owner ?? '');
+    const files = new NoteFiles(root, { clock: options.clock, log: options.log, hooks: options.hooks });
+    const announce: VaultParts['announce'] = {
+      note: (record, body, plain) => this.emit('note', record, body, plain),
+      removed: (record) => this.emit('removed', record),
+      dates: () => this.emit('dates'),
+    };
+    const ingest = new Ingest(catalog, files, announce, (vaultPath) =>
+      void this.refresh(vaultPath).catch((error: Error) => options.log(`Reading ${vaultPath} again: ${error.message}`)),
     );
-    this.gitDates = new GitDates(root, this.catalog, { log: options.log, cacheDir: options.gitCacheDir ?? options.cacheDir, onDates: () => this.emit('dates') });
-    this.catalog.onMoved = (record, from) => this.movedUnderId(record, from);
+    const { clock, log, owner } = options;
+    this.parts = { root, catalog, files, ingest, lock: new KeyedLock(), clock, log, readOnly: options.readOnly === true, owner, announce };
+    this.gitDates = new GitDates(root, catalog, { log, cacheDir: options.gitCacheDir ?? options.cacheDir, onDates: () => this.emit('dates') });
+    catalog.onMoved = (record, from) => this.movedUnderId(record, from);
   }
 
   /**
@@ -169,20 +164,12 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   get readOnly(): boolean {
-    return this.options.readOnly === true;
+    return this.parts.readOnly;
   }
 
   /** The folder of this vault's disposable caches (records, full-text index, git dates, vectors). */
   get cacheDir(): string {
     return this.options.cacheDir ?? cacheDir(this.root);
-  }
-
-  /** Why nothing of this vault may be changed: a teammate's, or one whose folder cannot be written. */
-  private readOnlyError(what: 'changed' | 'moved' | 'deleted' | 'created'): ReadOnlyNoteError {
-    if (this.owner !== undefined) {
-      return new ReadOnlyNoteError(what === 'created' ? "A teammate's shared vault cannot be written." : `This is a teammate's shared note; it can be read but not ${what}.`);
-    }
-    return new ReadOnlyNoteError(`The vault folder cannot be written, so the server serves it read-only: nothing can be ${what} in it.`);
   }
 
   get owner(): string | undefined {
@@ -199,7 +186,7 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   /** See NoteFiles.stats. */
   get stats(): NoteFiles['stats'] {
-    return this.files.stats;
+    return this.parts.files.stats;
   }
 
   /** Resolves true once the vault has been read, or false after `timeoutMs`. */
@@ -230,33 +217,33 @@ export class Vault extends EventEmitter<VaultEvents> {
   async close(): Promise<void> {
     this.stopped = true;
     await this.gitDates.close();
-    await this.files.close();
+    await this.parts.files.close();
   }
 
   /** Resolves once every replaced file being watched for late writes has been brought back or let go (tests, shutdown). */
   writesSettled(): Promise<void> {
-    return this.files.writesSettled();
+    return this.parts.files.writesSettled();
   }
 
   get size(): number {
-    return this.catalog.size;
+    return this.parts.catalog.size;
   }
 
   all(): IterableIterator<NoteRecord> {
-    return this.catalog.all();
+    return this.parts.catalog.all();
   }
 
   get(id: string): NoteRecord | undefined {
-    return this.catalog.get(id);
+    return this.parts.catalog.get(id);
   }
 
   /** See Catalog.tagged. */
   tagged(candidates: readonly string[]): Iterable<NoteRecord> {
-    return this.catalog.tagged(candidates);
+    return this.parts.catalog.tagged(candidates);
   }
 
   atPath(vaultPath: string): NoteRecord | undefined {
-    return this.catalog.atPath(vaultPath);
+    return this.parts.catalog.atPath(vaultPath);
   }
 
   /**
@@ -266,7 +253,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * the notes it does not admit are as if they did not exist.
    */
   linksOf(record: NoteRecord, visible?: Visible): { notes: NoteRecord[]; unresolved: string[] } {
-    const index = this.catalog.links;
+    const index = this.parts.catalog.links;
     const notes: NoteRecord[] = [];
     const seen = new Set<string>();
     const unresolved: string[] = [];
@@ -283,22 +270,22 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   /** The notes with a link that resolves to this one, in no particular order; `visible` as for `linksOf`. */
   backlinksOf(record: NoteRecord, visible?: Visible): Iterable<NoteRecord> {
-    return this.catalog.links.backlinks(record, visible);
+    return this.parts.catalog.links.backlinks(record, visible);
+  }
+
+  /** See Catalog.folderChanges. */
+  get folderChanges(): number {
+    return this.parts.catalog.folderChanges;
   }
 
   /** Every folder, empty ones too, vault-relative. */
-  /** See Catalog.folderChanges. */
-  get folderChanges(): number {
-    return this.catalog.folderChanges;
-  }
-
   folders(): string[] {
-    return this.catalog.folders();
+    return this.parts.catalog.folders();
   }
 
   /** The canonical spelling of a folder given in any case, if it exists. */
   findFolder(name: string): string | undefined {
-    return this.catalog.findFolder(name);
+    return this.parts.catalog.findFolder(name);
   }
 
   /** Whether the git history has been read (or there is none to read). */
@@ -308,13 +295,7 @@ export class Vault extends EventEmitter<VaultEvents> {
 
   private get loaderParts(): LoaderParts {
     return {
-      root: this.root,
-      catalog: this.catalog,
-      files: this.files,
-      ingest: this.ingester,
-      lock: this.lock,
-      log: this.options.log,
-      readOnly: this.readOnly,
+      ...this.parts,
       // A read-only vault's caches are cleaned only where they are kept outside it.
       cacheDir: this.readOnly ? (this.owner === undefined ? this.options.cacheDir : undefined) : this.cacheDir,
       parseWorkerMinNotes: this.options.parseWorkerMinNotes,
@@ -339,10 +320,10 @@ export class Vault extends EventEmitter<VaultEvents> {
     }
     if (this.stopped) return;
     // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
-    void this.catalog.indexTagsInSteps();
+    void this.parts.catalog.indexTagsInSteps();
     const { present, previous } = read;
     for (const record of previous) {
-      if (!present.has(record.path) && this.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);
+      if (!present.has(record.path) && this.parts.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);
     }
     Object.assign(this.loadProgress, { phase: 'ready', done: this.loadProgress.total });
     this.emit('ready');
@@ -359,214 +340,41 @@ export class Vault extends EventEmitter<VaultEvents> {
   }
 
   /** The watcher saw this file added or changed. */
-  async refresh(vaultPath: string): Promise<void> {
-    if (isIgnoredPath(vaultPath) || !isNoteFileName(vaultPath.slice(vaultPath.lastIndexOf('/') + 1))) return;
-    await this.lock.run(vaultPath, () => this.ingester.ingest(vaultPath));
+  refresh(vaultPath: string): Promise<void> {
+    return refreshPath(this.parts, vaultPath);
   }
 
   /** The watcher saw this file disappear; it is dropped only if it is really gone. */
-  async forget(vaultPath: string): Promise<void> {
-    await this.lock.run(vaultPath, async () => {
-      const record = this.catalog.atPath(vaultPath);
-      if (!record) return;
-      if (await this.files.exists(vaultPath)) return;
-      this.catalog.unplace(record);
-      this.catalog.rememberGone(record);
-      this.emit('removed', record);
-    });
+  forget(vaultPath: string): Promise<void> {
+    return forgetPath(this.parts, vaultPath);
   }
 
   folderAdded(folder: string): void {
-    this.catalog.addFolder(folder);
+    this.parts.catalog.addFolder(folder);
   }
 
-  /**
-   * The watcher saw a folder (or a file that is not a note) disappear: if no
-   * folder is there now, it, the folders below it and the notes in them go,
-   * each note only if its file is really gone.
-   */
-  async folderGone(folder: string): Promise<void> {
-    // Most such events are other files (an image saved): only a folder the model holds can take notes with it.
-    if (!this.catalog.hasFolder(folder) || (await this.files.isFolder(folder))) return;
-    this.catalog.removeFolder(folder);
-    const prefix = `${folder}/`;
-    const inside = [...this.catalog.all()].filter((record) => record.path.startsWith(prefix));
-    await Promise.all(inside.map((record) => this.forget(record.path)));
-  }
-
-  /**
-   * Do `step` with the current version of a note: the one helper behind
-   * read, edit and delete. A step that finds the file changed asks to
-   * 'retry' (the model catches up first); one that finds no file there asks
-   * 'missing': a moved note is followed (the watcher reports its new place
-   * within moments), a deleted one is `gone` (by default: not found).
-   */
-  private async withCurrent<T>(
-    id: string,
-    step: (record: NoteRecord) => Promise<Step<T>>,
-    gone: (record: NoteRecord) => Promise<T | undefined> = async () => undefined,
-  ): Promise<T> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const record = this.catalog.get(id);
-      if (!record) throw new NoteNotFoundError();
-      const result = await step(record);
-      if (result === 'retry') {
-        // The file changed or moved since the model last saw it: catch up first.
-        if (this.catalog.get(id)?.path === record.path) await this.lock.run(record.path, () => this.ingester.ingest(record.path));
-        continue;
-      }
-      if (result !== 'missing') return result;
-      await this.awaitMove(id, record.path);
-      if (this.catalog.get(id)?.path !== record.path) continue;
-      const answer = await gone(record);
-      if (answer !== undefined) return answer;
-      // Still at a path with no file: it was deleted, and the model learns so now.
-      await this.lock.run(record.path, () => this.ingester.ingest(record.path));
-    }
-    throw new ConcurrentEditError();
-  }
-
-  /**
-   * A note's file is gone from where the model last saw it. If it was moved,
-   * the watcher will report the new place within moments: wait for that
-   * briefly rather than call a moved note deleted.
-   */
-  private async awaitMove(id: string, oldPath: string): Promise<void> {
-    for (let waited = 0; waited < MOVE_GRACE_MS; waited += 50) {
-      await sleep(50);
-      if (this.catalog.get(id)?.path !== oldPath) return;
-    }
+  /** The watcher saw a folder (or a file that is not a note) disappear: see forgetFolder. */
+  folderGone(folder: string): Promise<void> {
+    return forgetFolder(this.parts, folder);
   }
 
   /** Read a note's current body from disk, bringing the model in step if the file changed. */
   read(id: string, withProperties = true): Promise<NoteWithBody> {
-    return this.withCurrent(id, async (record) => {
-      const file = await this.files.open(record.path);
-      await file?.file.handle.close();
-      if (!file) return 'missing';
-      if (file.hash !== record.hash) return 'retry';
-      const note = { record, body: bodyOf(file.content, record) };
-      // A phrase search reads many notes for their text alone: their frontmatter, 180 µs a note to parse, is left unread.
-      return withProperties ? withPropertiesOf(file.content, note) : note;
-    });
-  }
-
-  private assertWritable(record: NoteRecord): void {
-    if (this.readOnly) throw this.readOnlyError('changed');
-    if (record.broken) {
-      throw new ReadOnlyNoteError(
-        `The server leaves ${record.path} alone because its frontmatter is not valid YAML (or the file is not UTF-8); fix it in an editor first.`,
-      );
-    }
-  }
-
-  /**
-   * Run an edit of one note under its file's lock: read the file once it is
-   * quiet, compute the new content, and replace the file only if nobody
-   * changed it meanwhile; otherwise redo the edit on the new content, so that
-   * neither change is lost.
-   */
-  private edit(id: string, change: Change, admit?: Admit, journal?: WriteJournal, late: LateText = 'merge'): Promise<NoteWithBody> {
-    return this.withCurrent(id, (record) => {
-      this.assertWritable(record);
-      return this.lock.run(record.path, () => this.editLocked(id, record, change, admit, journal, late));
-    });
-  }
-
-  private async editLocked(
-    id: string,
-    record: NoteRecord,
-    change: Change,
-    admit: Admit | undefined,
-    journal: WriteJournal | undefined,
-    late: LateText,
-  ): Promise<Step<NoteWithBody>> {
-    const file = await this.files.openQuiet(record.path, record);
-    if (!file) return 'missing';
-    let handedOver = false;
-    let next: string | undefined;
-    let info: Stats;
-    try {
-      const current = await this.currentToWrite(id, record, file, admit, 'changed');
-      if (current === 'retry') return 'retry';
-      next = change(file.content, current);
-      if (next === undefined) return withPropertiesOf(file.content, { record: current, body: bodyOf(file.content, current) });
-      assertFits(next);
-      const writtenByOthers = this.files.recentlyWrittenByOthers(record.path, file);
-      // Kept before the file is touched: a crash after the write must not lose the version it replaced.
-      const before = await journal?.keep(file.file.bytes);
-      const write = before === undefined ? undefined : ({ action: 'changed', id, path: record.path, before, after: hashContent(next) } as const);
-      const content = next;
-      // Recorded ahead; the file was read through `file`, and is replaced only if that is still what the path holds, unchanged.
-      const written = await recorded(journal, write, () => this.files.replace(record.path, file, content), (result) => result !== 'changed');
-      if (written === 'changed') return 'retry';
-      if (writtenByOthers) {
-        let ours: Buffer = Buffer.from(next);
-        const parts = { lock: this.lock, files: this.files, catalog: this.catalog, ingest: this.ingester, log: this.options.log };
-        this.files.watchDisplaced(record.path, file, async (theirs, plausible) => {
-          ours = (await bringBackLate(parts, { id, vaultPath: record.path, theirs, plausible, ours, change, journal, late })) ?? ours;
-        });
-        handedOver = true;
-      }
-      // The new file's own stats: the path may already have been moved on by another program.
-      info = written;
-    } finally {
-      if (!handedOver) await file.file.handle.close();
-    }
-    return this.placeWritten(id, record.path, next, info);
-  }
-
-  /**
-   * The note as `file` (opened at `record.path` under its lock) holds it, once
-   * it is checked that the server may write it for this connection: 'retry'
-   * when the note moved or the file is another note's now.
-   */
-  private async currentToWrite(id: string, record: NoteRecord, file: NoteFile, admit: Admit | undefined, doing: 'changed' | 'moved'): Promise<NoteRecord | 'retry'> {
-    if (this.catalog.get(id)?.path !== record.path) return 'retry';
-    const current = file.hash === record.hash ? record : await this.ingester.ingest(record.path);
-    if (!current || current.id !== id) return 'retry';
-    this.assertWritable(current);
-    admit?.(current);
-    assertFileWritable(current, file.file.stats, doing);
-    return current;
-  }
-
-  /** Take what the server itself just wrote at `vaultPath` (`info`: the file's stats after the write) as the note `id`, and announce it. */
-  private placeWritten(id: string, vaultPath: string, content: string, info: Stats): NoteWithBody {
-    const parsed = parseNoteFile({
-      path: vaultPath,
-      content,
-      size: info.size,
-      mtimeMs: info.mtimeMs,
-      ctimeMs: info.ctimeMs,
-      ino: info.ino,
-      birthtimeMs: info.birthtimeMs,
-    });
-    const updated: NoteRecord = { ...parsed.record, id };
-    this.catalog.placeOwnWrite(updated);
-    this.emit('note', updated, parsed.body, parsed.searchText);
-    return { record: this.catalog.get(id) ?? updated, body: parsed.body, ...(updated.broken ? {} : { properties: propertiesOf(parsed.data) }) };
+    return readNote(this.parts, id, withProperties);
   }
 
   async update(id: string, request: UpdateRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     if (asksForNothing(request)) throw new NothingToUpdateError();
     const now = this.options.clock.now();
     const replacesBody = request.mode === 'replace' && request.text !== undefined;
-    return this.edit(id, (content) => {
-      const edited = editedContent(content, request, now);
-      request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
-      return edited.content;
-    }, request.admit, journal, replacesBody ? 'copy' : 'merge');
+    const change = (content: string): string | undefined => guardedContent(editedContent(content, request, now), request.guard);
+    return editNote(this.parts, id, change, request.admit, journal, replacesBody ? 'copy' : 'merge');
   }
 
   /** Edit inside a note's body (`edit_note`, see body-edits.ts); a body the edit leaves as it was is not written. */
   async editBody(id: string, request: BodyEditRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     const now = this.options.clock.now();
-    return this.edit(id, (content) => {
-      const edited = editedNoteBody(content, request.operation, now);
-      if (edited) request.guard?.(mergeTags(frontmatterTags(edited.data.tags), extractTags(edited.body)));
-      return edited?.content;
-    }, request.admit, journal);
+    return editNote(this.parts, id, (content) => guardedContent(editedNoteBody(content, request.operation, now), request.guard), request.admit, journal);
   }
 
   /**
@@ -574,156 +382,34 @@ export class Vault extends EventEmitter<VaultEvents> {
    * `review` block): no `updated`, no body change, comments kept.
    */
   async setFrontmatter(id: string, updates: Record<string, unknown>, admit?: Admit, journal?: WriteJournal): Promise<NoteRecord> {
-    const result = await this.edit(id, (content) => withFrontmatterKeys(content, updates), admit, journal);
+    const result = await editNote(this.parts, id, (content) => setFrontmatterKeys(content, updates), admit, journal);
     return result.record;
   }
 
   /** `set_properties`: see properties.ts, `propertiesChange`. */
   setProperties(id: string, request: PropertiesRequest, journal?: WriteJournal): Promise<NoteWithBody> {
-    return this.edit(id, propertiesChange(request, this.options.clock.now()), request.admit, journal);
+    return editNote(this.parts, id, propertiesChange(request, this.options.clock.now()), request.admit, journal);
   }
 
   /**
-   * Move a note's file into `to.folder` (vault-relative, made if missing;
-   * null: the vault's root; left out: where it is) and/or rename it to
-   * `to.name`, keeping its id and every byte of it, under its file name or
-   * `to.name` (numbered ` 2`, ` 3`, … when taken there; a `to.name` a note
-   * `visible` admits holds is refused, see move-target.ts). Then every link
-   * in the vault that named it, or that the move would make name another
-   * note, is rewritten to name what it named before (`repairLinks`), in the
-   * notes the connection sees or not. Its own links too, where its new place
-   * changes what they name. With `visible` (the moving connection's view),
-   * the links of the notes it sees (the moved one's own among them) mean
-   * what they mean among those notes only, before and after: a link whose
-   * target it cannot see is as an unresolved one, never rewritten to name
-   * it. The note's title stays (a move) or becomes `to.name` (a rename):
-   * where the file name does not give it (numbered, or a `title` key), it
-   * is written into the frontmatter. Refused, with nothing written, for a
-   * read-only or unparsable note; `admit` as for edits.
+   * Move a note's file into `to.folder` and/or rename it to `to.name`,
+   * keeping its id, and repair the links that named it: see moveNote.
    */
   async move(id: string, to: Destination, admit?: Admit, journal?: WriteJournal, visible?: Visible): Promise<NoteWithBody> {
-    if (this.readOnly) throw this.readOnlyError('moved');
-    const moved = await this.withCurrent(id, (record) => {
-      this.assertWritable(record);
-      return this.lock.run(record.path, () => this.moveLocked(id, record, to, admit, journal, visible));
-    });
-    // The title: kept where the name had to be numbered (` 2`), as a move never renames a note; a rename's name over a `title` key.
-    if (moved.title !== undefined) {
-      // Security: the title's write is part of the move, not an edit, so the
-      // note's dates stay as the move left them; else a renumbered move
-      // (beside a hidden note of that name) would answer with a new `updated`.
-      const dates = this.catalog.get(id);
-      try {
-        await this.edit(id, (content) => withFrontmatterKeys(content, { title: moved.title }), undefined, journal);
-        if (dates && this.catalog.keepDates(id, dates)) this.emit('dates');
-      } catch (error) {
-        if (!(error instanceof DexiError)) throw error;
-        this.options.log(`The title of the moved note ${id} could not be kept in its frontmatter: ${error.message}`);
-      }
-    }
-    if (moved.before) {
-      const links = journal?.forLinks();
-      await repairLinks(this.catalog, moved.before, (sourceId, change) => this.edit(sourceId, change, undefined, links), (line) => this.options.log(line));
-    }
+    await moveNote(this.parts, id, to, admit, journal, visible);
     await this.identitySaved();
     // Read again: a repair may have rewritten the note's own links.
     return this.read(id);
   }
 
-  private async moveLocked(
-    id: string,
-    record: NoteRecord,
-    to: Destination,
-    admit: Admit | undefined,
-    journal: WriteJournal | undefined,
-    visible: Visible | undefined,
-  ): Promise<Step<{ before?: LinkMeanings; title?: string }>> {
-    const file = await this.files.openQuiet(record.path);
-    if (!file) return 'missing';
-    let closed = false;
-    const close = async (): Promise<void> => {
-      if (!closed) await file.file.handle.close();
-      closed = true;
-    };
-    try {
-      const current = await this.currentToWrite(id, record, file, admit, 'moved');
-      if (current === 'retry') return 'retry';
-      const folder = to.folder === undefined ? current.folder : to.folder;
-      const { base, extension } = fileNameParts(current.path, to.name);
-      const renamed = to.name !== undefined && `${base}${extension}` !== current.path.slice(current.path.lastIndexOf('/') + 1);
-      if (current.folder === folder && !renamed) return {};
-      // Before any folder is made: a refused rename leaves nothing behind.
-      const asked = `${folder === null ? '' : `${folder}/`}${base}${extension}`;
-      if (to.name !== undefined && nameTaken(to.name, asked, id, this.catalog.all(), visible)) throw new NameTakenError(to.name);
-      const into = folder === null ? undefined : await ensureNoteFolder(this.root, this.files, folder, 'move the note into');
-      const made = into?.made;
-      // An existing folder given in another case is the one moved into (no look-alike is made).
-      const spelt = into?.folder ?? null;
-      if (current.folder === spelt && !renamed) return {};
-      const title = to.name ?? current.title;
-      for (let attempt = 1; attempt < 10_000; attempt++) {
-        const fileName = `${numberedName(base, attempt)}${extension}`;
-        const toPath = spelt === null ? fileName : `${spelt}/${fileName}`;
-        // The note's own path in another case is free: a rename that changes only the case.
-        if (pathHeld(toPath, id, this.catalog.links.named(toPath)) || (foldPath(toPath) !== foldPath(current.path) && this.catalog.pathTakenIgnoringCase(toPath))) continue;
-        const before = linkMeanings(this.catalog.links, current, toPath, visible);
-        const write = { action: 'moved', id, from: current.path, path: toPath, after: file.hash, ...(made ? { madeFolder: made } : {}) } as const;
-        // Recorded ahead of the rename, settled once it is made (or not).
-        const moved = await recorded(journal, write, () => this.lock.run(toPath, async () => {
-          await close();
-          const result = await this.files.move(current.path, toPath, file);
-          // Placed before the new path's lock is let go: the watcher reads a path under its lock, so it then finds
-          // the note there already, never a file it does not know to give an id of its own (a second record).
-          return typeof result === 'string' ? result : this.placeWritten(id, toPath, file.content, result).record;
-        }), (result) => typeof result !== 'string');
-        if (moved === 'taken') continue;
-        if (moved === 'changed') return 'retry';
-        return moved.title === title ? { before } : { before, title };
-      }
-      throw new DexiError('Could not find a free file name for this note in that folder; rename it first.');
-    } finally {
-      await close();
-    }
-  }
-
   /** Create a note in `folder` (vault-relative, created if needed) or at the root. */
   create(request: CreateRequest): Promise<NoteWithBody> {
-    if (this.readOnly) return Promise.reject(this.readOnlyError('created'));
-    return createNote({ root: this.root, catalog: this.catalog, files: this.files, ingest: this.ingester, lock: this.lock, clock: this.options.clock }, request);
+    if (this.readOnly) return Promise.reject(readOnlyVaultError(this.parts, 'created'));
+    return createNote(this.parts, request);
   }
 
-  /**
-   * Delete a note's file, and its attachment where `deleteNoteFile` allows
-   * (and `admitAttachment`, the connection's boundary). A note moved
-   * meanwhile is followed to its new place; one deleted by another program
-   * meanwhile is done already.
-   */
+  /** Delete a note's file, and its attachment where allowed: see deleteNote. */
   delete(id: string, admit?: Admit, admitAttachment?: AdmitAttachment, journal?: WriteJournal): Promise<Deleted> {
-    return this.withCurrent(
-      id,
-      (record) => {
-        if (this.readOnly) throw this.readOnlyError('deleted');
-        return this.lock.run(record.path, async () => {
-          const deleted = await deleteNoteFile(
-            { root: this.root, catalog: this.catalog, files: this.files, log: this.options.log, journal },
-            id,
-            record,
-            admit,
-            admitAttachment,
-          );
-          if (typeof deleted !== 'string') this.emit('removed', deleted.record);
-          return deleted;
-        });
-      },
-      (record) =>
-        this.lock.run(record.path, async () => {
-          const current = this.catalog.get(id);
-          if (current?.path === record.path) {
-            this.catalog.unplace(current);
-            this.emit('removed', current);
-          }
-          return { record };
-        }),
-    );
+    return deleteNote(this.parts, id, admit, admitAttachment, journal);
   }
 }

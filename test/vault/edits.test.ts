@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editedContent, withFrontmatterKeys, type EditRequest } from '../../src/vault/edits.js';
+import { setFrontmatterKeys } from '../../src/format/frontmatter-edit.js';
+import { editedContent, type EditRequest } from '../../src/vault/edits.js';
 import { DexiError, NothingToUpdateError } from '../../src/vault/errors.js';
 
 const NOW = new Date('2026-12-01T09:30:00Z');
@@ -58,6 +59,6 @@ describe('editedContent: what update_note writes', () => {
     const attempt = () => editedContent(content, { mode: 'replace', title: 'A title that does not fit' }, NOW);
     expect(attempt).toThrow(DexiError);
     expect(attempt).toThrow('The note was left as it was: its new frontmatter would not be read back (frontmatter over 256 K characters is not read).');
-    expect(() => withFrontmatterKeys(content, { review: { due: 'x', interval: 1 } })).toThrow(DexiError);
+    expect(() => setFrontmatterKeys(content, { review: { due: 'x', interval: 1 } })).toThrow(DexiError);
   });
 });
