@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { hasScope, type Scope } from '../access/policy.js';
 import type { Logger } from '../vault/vault.js';
 import { missingScope, type ToolContext, type ToolDefinition } from '../tools/tool.js';
-import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
+import { answerBytesOfJson, formatMiB } from '../tools/answer-size.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult, thrownResult } from './errors.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
