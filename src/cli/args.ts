@@ -152,6 +152,24 @@ function usage(message: string): UsageError {
   return new UsageError(`${message}\nRun "dexi-vault --help" for the options.`);
 }
 
+/** The options of serve and of index, beside --help, which every command takes. */
+const SERVE_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
+  vault: { type: 'string' },
+  scopes: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  folder: { type: 'string' },
+  tag: { type: 'string' },
+  'review-tags': { type: 'string' },
+  'note-cap': { type: 'string' },
+  shared: { type: 'string', multiple: true },
+  http: { type: 'string' },
+  host: { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
+  model: { type: 'string' },
+  'pull-feeds': { type: 'string' },
+};
+const INDEX_OPTIONS: NonNullable<ParseArgsConfig['options']> = { vault: { type: 'string' }, model: { type: 'string' } };
+
 /**
  * Turn the command line (and environment) into a complete configuration.
  * This is the only place configuration is read; everything below receives it.
@@ -169,50 +187,20 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   if (command === 'undo') return parseUndoCommand(rest, env);
   if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".`);
 
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options:
-        command === 'serve'
-          ? {
-              vault: { type: 'string' },
-              scopes: { type: 'string' },
-              'read-only': { type: 'boolean' },
-              folder: { type: 'string' },
-              tag: { type: 'string' },
-              'review-tags': { type: 'string' },
-              'note-cap': { type: 'string' },
-              shared: { type: 'string', multiple: true },
-              http: { type: 'string' },
-              host: { type: 'string' },
-              'allow-origin': { type: 'string', multiple: true },
-              model: { type: 'string' },
-              'pull-feeds': { type: 'string' },
-              help: { type: 'boolean', short: 'h' },
-            }
-          : { vault: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    throw usage((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
-  }
+  const { values } = parseOptions(args, command === 'serve' ? SERVE_OPTIONS : INDEX_OPTIONS, false);
   if (values.help) return { command: 'help' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   const model = (values.model as string | undefined) ?? 'use-lite';
   if (model.trim() === '') throw usage('--model takes a model: use-lite, a transformers.js model id or folder, or none.');
   if (command === 'index') return { command, vault, model };
+  return serveConfig(values, env, vault, model);
+}
 
-  const config: ServeConfig = { command, vault, scopes: new Set(['notes:read', 'notes:write']), shared: [], model };
+/** The configuration of serve, from its options once the vault and the model are known. */
+function serveConfig(values: Record<string, unknown>, env: NodeJS.ProcessEnv, vault: string, model: string): ServeConfig {
+  const config: ServeConfig = { command: 'serve', vault, scopes: new Set(['notes:read', 'notes:write']), shared: [], model };
   try {
-    if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
-    if (readOnly(values['read-only'] as boolean | undefined, env.DEXI_READ_ONLY)) {
-      if (values.scopes !== undefined && config.scopes.has('notes:write')) throw usage('--read-only and --scopes with notes:write ask for opposite things; give one of them.');
-      config.scopes = new Set(['notes:read']);
-    }
-    if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);
-    if (values.tag !== undefined) config.tag = normaliseBoundaryTag(values.tag as string);
+    applyAccessOptions(config, values, env);
     if (values['review-tags'] !== undefined) {
       const list = (values['review-tags'] as string).split(/[,\s]+/).filter(Boolean);
       config.reviewTags = parseTagList(list, '--review-tags');
@@ -227,11 +215,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
     else if (/^\d+$/.test(cap)) config.noteCap = Number(cap);
     else throw usage(`--note-cap takes a whole number of notes (or "none"), not "${cap}".`);
   }
-  for (const entry of (values.shared as string[] | undefined) ?? []) {
-    const match = /^([^=]+)=(.+)$/.exec(entry);
-    if (!match) throw usage(`--shared takes OWNER=DIR, e.g. --shared alice=../alice-notes; got "${entry}".`);
-    config.shared.push({ owner: (match[1] as string).trim(), dir: match[2] as string });
-  }
+  config.shared = sharedVaults(values.shared as string[] | undefined);
   const http = parseHttpOptions(values);
   if (http && readOnly(undefined, env.DEXI_READ_ONLY)) {
     throw usage('DEXI_READ_ONLY cannot be used with --http: over HTTP each token carries its own scopes; make a read-only one with "dexi-vault token create --scopes notes:read".');
@@ -243,6 +227,32 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
     config.pullFeedsMinutes = Number(pull);
   }
   return config;
+}
+
+/**
+ * What a connection may do and see, as serve and token create both take it:
+ * --scopes, --read-only (or DEXI_READ_ONLY), --folder and --tag. Throws the
+ * policy's own errors, for the caller to make usage errors of.
+ */
+function applyAccessOptions(config: { scopes: Set<Scope>; folder?: string; tag?: string }, values: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
+  if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
+  if (readOnly(values['read-only'] as boolean | undefined, env.DEXI_READ_ONLY)) {
+    if (values.scopes !== undefined && config.scopes.has('notes:write')) throw usage('--read-only and --scopes with notes:write ask for opposite things; give one of them.');
+    config.scopes = new Set(['notes:read']);
+  }
+  if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);
+  if (values.tag !== undefined) config.tag = normaliseBoundaryTag(values.tag as string);
+}
+
+/** The teammates' vaults of --shared OWNER=DIR, in the order given. */
+function sharedVaults(entries: readonly string[] | undefined): ServeConfig['shared'] {
+  const shared: ServeConfig['shared'] = [];
+  for (const entry of entries ?? []) {
+    const match = /^([^=]+)=(.+)$/.exec(entry);
+    if (!match) throw usage(`--shared takes OWNER=DIR, e.g. --shared alice=../alice-notes; got "${entry}".`);
+    shared.push({ owner: (match[1] as string).trim(), dir: match[2] as string });
+  }
+  return shared;
 }
 
 function parseOptions(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>, positionals: boolean): { values: Record<string, unknown>; positionals: string[] } {
@@ -412,13 +422,7 @@ function parseTokenCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Tok
   const config: TokenConfig = { command: 'token', action: 'create', vault, name, scopes: new Set(['notes:read', 'notes:write']) };
   try {
     validateTokenName(name);
-    if (values.scopes !== undefined) config.scopes = parseScopes(values.scopes as string);
-    if (readOnly(values['read-only'] as boolean | undefined, env.DEXI_READ_ONLY)) {
-      if (values.scopes !== undefined && config.scopes.has('notes:write')) throw usage('--read-only and --scopes with notes:write ask for opposite things; give one of them.');
-      config.scopes = new Set(['notes:read']);
-    }
-    if (values.folder !== undefined) config.folder = normaliseBoundaryFolder(values.folder as string);
-    if (values.tag !== undefined) config.tag = normaliseBoundaryTag(values.tag as string);
+    applyAccessOptions(config, values, env);
   } catch (error) {
     if (error instanceof PolicyError || error instanceof TokenError) throw usage(error.message);
     throw error;

@@ -135,123 +135,161 @@ type Paragraph = { firstLine: number; texts: string[]; plain: boolean } | undefi
  */
 export function scanBody(body: string): BodyScan {
   const lines = bodyLines(body);
-  const headings: ScannedHeading[] = [];
-  const prose: boolean[] = [];
-  let fence: { char: string; length: number; text: string; line: number } | undefined;
-  let inHtmlComment = false;
-  let inPercent = false;
-  let inMath = false;
-  let paragraph: Paragraph;
-  // The content column of the list item the lines are in, if any: lines indented that far belong to it, and hold no top-level heading.
-  let itemColumn: number | undefined;
-  let afterBlank = false;
-  // Where each closing marker last occurs: whether one comes later is then one comparison, not a search to the end of a long body.
-  const last: LastMarkers = { '%%': body.lastIndexOf('%%'), $$: body.lastIndexOf('$$') };
+  const scanner = new LineScanner(body);
+  for (let index = 0; index < lines.length; index++) scanner.scan(lines[index] as BodyLine, index);
+  const scan: BodyScan = { lines, headings: scanner.headings, prose: scanner.prose };
+  if (scanner.fence) scan.openFence = { text: scanner.fence.text, line: scanner.fence.line };
+  return scan;
+}
 
-  for (let index = 0; index < lines.length; index++) {
-    const { text: line } = lines[index] as BodyLine;
-    const number = index + 1;
-    if (fence) {
-      prose.push(false);
-      const closing = FENCE.exec(line);
-      if (closing && closing[2]?.[0] === fence.char && (closing[2]?.length ?? 0) >= fence.length && (closing[3] ?? '').trim() === '') fence = undefined;
-      continue;
-    }
-    if (inHtmlComment) {
-      prose.push(false);
-      if (line.includes('-->')) inHtmlComment = false;
-      continue;
-    }
-    // Comments and math run from marker to marker, across lines; a line that starts inside one is not Markdown.
-    const startsHidden = inPercent || inMath;
-    ({ inPercent, inMath } = markersAfter(last, lines[index] as BodyLine, inPercent, inMath));
-    if (startsHidden) {
-      prose.push(false);
-      paragraph = undefined;
-      continue;
-    }
-    prose.push(true);
+/**
+ * What scanBody knows after each line: the headings and prose lines so far,
+ * and the blocks open. Each step takes one kind of line, in the order they
+ * are told apart: lines hidden in code, a comment or math; lines inside a
+ * list item; lines at the top level.
+ */
+class LineScanner {
+  readonly headings: ScannedHeading[] = [];
+  readonly prose: boolean[] = [];
+  fence: { char: string; length: number; text: string; line: number } | undefined;
+  private inHtmlComment = false;
+  private inPercent = false;
+  private inMath = false;
+  private paragraph: Paragraph;
+  // The content column of the list item the lines are in, if any: lines indented that far belong to it, and hold no top-level heading.
+  private itemColumn: number | undefined;
+  private afterBlank = false;
+  // Where each closing marker last occurs: whether one comes later is then one comparison, not a search to the end of a long body.
+  private readonly last: LastMarkers;
+
+  constructor(body: string) {
+    this.last = { '%%': body.lastIndexOf('%%'), $$: body.lastIndexOf('$$') };
+  }
+
+  scan(bodyLine: BodyLine, index: number): void {
+    if (this.hidden(bodyLine)) return;
+    const line = bodyLine.text;
+    this.prose.push(true);
     if (isBlank(line)) {
-      paragraph = undefined;
-      afterBlank = true;
-      continue;
+      this.paragraph = undefined;
+      this.afterBlank = true;
+      return;
     }
     const indent = indentOf(line);
-    const wasAfterBlank = afterBlank;
-    afterBlank = false;
-    if (itemColumn !== undefined) {
-      if (indent >= itemColumn) {
-        // Inside the item: its blocks are not in the outline (a fence there is still followed).
-        const inner = FENCE.exec(line.trimStart());
-        if (inner && inner[1] === '') fence = { char: inner[2]?.[0] ?? '`', length: inner[2]?.length ?? 3, text: `${' '.repeat(indent)}${inner[2] ?? ''}`, line: number };
-        if (fence) {
-          prose[index] = false;
-          paragraph = undefined;
-        } else if (ATX.test(line.trimStart()) || THEMATIC_BREAK.test(line.trimStart())) paragraph = undefined;
-        else if (paragraph) paragraph.texts.push(line.trim());
-        else paragraph = { firstLine: number, texts: [line.trim()], plain: false };
-        continue;
-      }
-      // A line less indented ends the item, unless it is a lazy continuation of the item's paragraph.
-      if (!wasAfterBlank && paragraph && !paragraph.plain && !LIST_ITEM.test(line) && !ATX.test(line) && !FENCE.test(line) && !THEMATIC_BREAK.test(line) && !QUOTE.test(line) && !HTML_COMMENT_START.test(line)) {
-        paragraph.texts.push(line.trim());
-        continue;
-      }
-      itemColumn = undefined;
+    const wasAfterBlank = this.afterBlank;
+    this.afterBlank = false;
+    if (this.itemColumn !== undefined && this.inItem(line, indent, index, wasAfterBlank)) return;
+    this.topLevel(line, indent, index);
+  }
+
+  /** Whether the line lies in fenced code, an HTML comment, a `%%` comment or math (and so is not Markdown). */
+  private hidden(bodyLine: BodyLine): boolean {
+    const line = bodyLine.text;
+    if (this.fence) {
+      this.prose.push(false);
+      const closing = FENCE.exec(line);
+      if (closing && closing[2]?.[0] === this.fence.char && (closing[2]?.length ?? 0) >= this.fence.length && (closing[3] ?? '').trim() === '') this.fence = undefined;
+      return true;
     }
+    if (this.inHtmlComment) {
+      this.prose.push(false);
+      if (line.includes('-->')) this.inHtmlComment = false;
+      return true;
+    }
+    // Comments and math run from marker to marker, across lines; a line that starts inside one is not Markdown.
+    const startsHidden = this.inPercent || this.inMath;
+    ({ inPercent: this.inPercent, inMath: this.inMath } = markersAfter(this.last, bodyLine, this.inPercent, this.inMath));
+    if (startsHidden) {
+      this.prose.push(false);
+      this.paragraph = undefined;
+    }
+    return startsHidden;
+  }
+
+  /** Whether the line belongs to the list item the lines are in; a line that does not ends the item. */
+  private inItem(line: string, indent: number, index: number, wasAfterBlank: boolean): boolean {
+    const itemColumn = this.itemColumn as number;
+    const paragraph = this.paragraph;
+    if (indent >= itemColumn) {
+      // Inside the item: its blocks are not in the outline (a fence there is still followed).
+      const inner = FENCE.exec(line.trimStart());
+      if (inner && inner[1] === '') this.fence = { char: inner[2]?.[0] ?? '`', length: inner[2]?.length ?? 3, text: `${' '.repeat(indent)}${inner[2] ?? ''}`, line: index + 1 };
+      if (this.fence) {
+        this.prose[index] = false;
+        this.paragraph = undefined;
+      } else if (ATX.test(line.trimStart()) || THEMATIC_BREAK.test(line.trimStart())) this.paragraph = undefined;
+      else if (paragraph) paragraph.texts.push(line.trim());
+      else this.paragraph = { firstLine: index + 1, texts: [line.trim()], plain: false };
+      return true;
+    }
+    // A line less indented ends the item, unless it is a lazy continuation of the item's paragraph.
+    if (!wasAfterBlank && paragraph && !paragraph.plain && !LIST_ITEM.test(line) && !ATX.test(line) && !FENCE.test(line) && !THEMATIC_BREAK.test(line) && !QUOTE.test(line) && !HTML_COMMENT_START.test(line)) {
+      paragraph.texts.push(line.trim());
+      return true;
+    }
+    this.itemColumn = undefined;
+    return false;
+  }
+
+  /** A line at the top level: indented code, a heading, a fence, a comment, a break, a quote or list item, or paragraph text. */
+  private topLevel(line: string, indent: number, index: number): void {
+    const number = index + 1;
+    const paragraph = this.paragraph;
     if (indent >= 4) {
       // Indented code, unless it continues a paragraph.
       if (paragraph) paragraph.texts.push(line.trim());
-      else prose[index] = false;
-      continue;
+      else this.prose[index] = false;
+      return;
     }
     const setext = SETEXT.exec(line);
     if (setext && paragraph?.plain) {
-      headings.push({ heading: paragraph.texts.join(' '), level: setext[1]?.startsWith('=') ? 1 : 2, line: paragraph.firstLine, lastLine: number });
-      paragraph = undefined;
-      continue;
+      this.headings.push({ heading: paragraph.texts.join(' '), level: setext[1]?.startsWith('=') ? 1 : 2, line: paragraph.firstLine, lastLine: number });
+      this.paragraph = undefined;
+      return;
     }
     const opening = FENCE.exec(line);
     if (opening && !(opening[2]?.startsWith('`') && (opening[3] ?? '').includes('`'))) {
-      fence = { char: opening[2]?.[0] ?? '`', length: opening[2]?.length ?? 3, text: `${opening[1] ?? ''}${opening[2] ?? ''}`, line: number };
-      prose[index] = false;
-      paragraph = undefined;
-      continue;
+      this.fence = { char: opening[2]?.[0] ?? '`', length: opening[2]?.length ?? 3, text: `${opening[1] ?? ''}${opening[2] ?? ''}`, line: number };
+      this.prose[index] = false;
+      this.paragraph = undefined;
+      return;
     }
     const atx = ATX.exec(line);
     if (atx) {
-      headings.push({ heading: atxText(atx[2]), level: atx[1]?.length ?? 1, line: number, lastLine: number });
-      paragraph = undefined;
-      continue;
+      this.headings.push({ heading: atxText(atx[2]), level: atx[1]?.length ?? 1, line: number, lastLine: number });
+      this.paragraph = undefined;
+      return;
     }
     if (HTML_COMMENT_START.test(line)) {
-      paragraph = undefined;
+      this.paragraph = undefined;
       // As in CommonMark, a comment that nothing closes runs to the end of the body.
       if (!line.slice(line.indexOf('<!--') + 4).includes('-->')) {
-        inHtmlComment = true;
-        prose[index] = false;
+        this.inHtmlComment = true;
+        this.prose[index] = false;
       }
-      continue;
+      return;
     }
     if (THEMATIC_BREAK.test(line)) {
-      paragraph = undefined;
-      continue;
+      this.paragraph = undefined;
+      return;
     }
+    this.blockOrText(line, number);
+  }
+
+  /** A quote or a list item (which starts a paragraph that is never a setext heading's text), or a line of a paragraph. */
+  private blockOrText(line: string, number: number): void {
     const item = LIST_ITEM_CONTENT.exec(line);
-    if (item) itemColumn = indentOf(item[0].replace(/[ \t]+$/, '')) + Math.max(1, Math.min(4, item[0].length - item[0].trimEnd().length));
+    if (item) this.itemColumn = indentOf(item[0].replace(/[ \t]+$/, '')) + Math.max(1, Math.min(4, item[0].length - item[0].trimEnd().length));
     const container = QUOTE.exec(line) ?? LIST_ITEM.exec(line);
     if (container) {
       // A paragraph in a quote or an item goes on in the lines after it (lazily), but is never a setext heading's text; other blocks end with their line.
       const content = line.slice(container[0].length).replace(/^[ \t]?/, '');
-      paragraph = isBlank(content) || ATX.test(content) || FENCE.test(content) || THEMATIC_BREAK.test(content) ? undefined : { firstLine: number, texts: [line.trim()], plain: false };
-      continue;
+      this.paragraph = isBlank(content) || ATX.test(content) || FENCE.test(content) || THEMATIC_BREAK.test(content) ? undefined : { firstLine: number, texts: [line.trim()], plain: false };
+      return;
     }
-    if (paragraph) paragraph.texts.push(line.trim());
-    else paragraph = { firstLine: number, texts: [line.trim()], plain: true };
+    if (this.paragraph) this.paragraph.texts.push(line.trim());
+    else this.paragraph = { firstLine: number, texts: [line.trim()], plain: true };
   }
-  const scan: BodyScan = { lines, headings, prose };
-  if (fence) scan.openFence = { text: fence.text, line: fence.line };
-  return scan;
 }
 
 /**

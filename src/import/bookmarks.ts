@@ -98,108 +98,123 @@ export function parseBookmarks(html: string): ParsedBookmarks {
   if (!/<!DOCTYPE\s+NETSCAPE-Bookmark-file-1/i.test(html.slice(0, 4096)) && !/<dt>\s*<a\s[^>]*href/i.test(html)) {
     throw new BookmarksError('This is not a browser bookmarks export: it has neither the NETSCAPE-Bookmark-file-1 heading nor any bookmark links. Export the bookmarks from the browser as HTML.');
   }
-  const byUrl = new Map<string, Bookmark>();
-  let skipped = 0;
+  const reader = new BookmarkReader();
+  const parser = new Parser(
+    {
+      onopentag: (name, attributes) => reader.openTag(name, attributes),
+      ontext: (text) => reader.text(text),
+      onclosetag: (name) => reader.closeTag(name),
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  reader.finishLink();
+  reader.finishDescription();
+  return { bookmarks: [...reader.byUrl.values()], skipped: reader.skipped };
+}
+
+/**
+ * What the tags of an export read so far make: the bookmarks by address, the
+ * folders open, and the link, heading or description being read.
+ */
+class BookmarkReader {
+  readonly byUrl = new Map<string, Bookmark>();
+  skipped = 0;
   // Each open <DL>: the folder it holds, or null for a browser's container or the top level.
-  const open: (string | null)[] = [];
-  let heading: { name: string; container: boolean } | undefined;
-  let headingText: string | undefined;
-  let headingAttributes: Record<string, string> = {};
-  let link: { href: string; attributes: Record<string, string>; text: string } | undefined;
-  let description: string | undefined;
-  let lastBookmark: Bookmark | undefined;
+  private readonly open: (string | null)[] = [];
+  private heading: { name: string; container: boolean } | undefined;
+  private headingText: string | undefined;
+  private headingAttributes: Record<string, string> = {};
+  private link: { href: string; attributes: Record<string, string>; text: string } | undefined;
+  private description: string | undefined;
+  private lastBookmark: Bookmark | undefined;
 
-  const path = (): string[] => open.filter((name): name is string => name !== null);
+  openTag(name: string, attributes: Record<string, string>): void {
+    if (name === 'a') {
+      this.finishDescription();
+      this.link = { href: attributes.href ?? '', attributes, text: '' };
+    } else if (name === 'h3' || name === 'h1') {
+      this.finishDescription();
+      this.lastBookmark = undefined;
+      this.headingText = '';
+      this.headingAttributes = attributes;
+    } else if (name === 'dl') {
+      this.finishDescription();
+      this.lastBookmark = undefined;
+      this.open.push(this.heading === undefined || this.heading.container ? null : this.heading.name);
+      this.heading = undefined;
+    } else if (name === 'dd') {
+      this.description = '';
+    } else if (name === 'dt') {
+      this.finishDescription();
+      this.lastBookmark = undefined;
+    } else if (name === 'br' && this.description !== undefined) {
+      this.description += '\n';
+    }
+  }
 
-  const finishLink = (): void => {
-    if (!link) return;
-    const { href, attributes, text } = link;
-    link = undefined;
+  text(text: string): void {
+    if (this.link) this.link.text += text;
+    else if (this.headingText !== undefined) this.headingText += text;
+    else if (this.description !== undefined) this.description += text;
+  }
+
+  closeTag(name: string): void {
+    if (name === 'a') this.finishLink();
+    else if ((name === 'h3' || name === 'h1') && this.headingText !== undefined) {
+      const folderName = this.headingText.replace(/\s+/g, ' ').trim();
+      // The export's own <H1>Bookmarks</H1> names the whole file, not a folder.
+      this.heading = name === 'h1' ? { name: folderName, container: true } : { name: folderName, container: folderName === '' || isContainer(folderName, this.headingAttributes) };
+      this.headingText = undefined;
+    } else if (name === 'dl') {
+      this.finishDescription();
+      this.lastBookmark = undefined;
+      this.open.pop();
+    }
+  }
+
+  finishLink(): void {
+    if (!this.link) return;
+    const { href, attributes, text } = this.link;
+    this.link = undefined;
     const url = bookmarkUrl(href);
     if (url === undefined) {
-      skipped++;
-      lastBookmark = undefined;
+      this.skipped++;
+      this.lastBookmark = undefined;
       return;
     }
-    const folders = path();
+    this.lastBookmark = this.add(url, attributes, text);
+  }
+
+  /** The bookmark of `url` in the folders open, merged into the one already read for that address if there is one. */
+  private add(url: string, attributes: Record<string, string>, text: string): Bookmark {
+    const folders = this.open.filter((name): name is string => name !== null);
     const tags = (attributes.tags ?? '')
       .split(',')
       .map((tag) => tag.trim())
       .filter(Boolean);
     const added = bookmarkDate(attributes.add_date);
     const title = text.replace(/\s+/g, ' ').trim() || url;
-    const seen = byUrl.get(url);
+    const seen = this.byUrl.get(url);
     if (seen) {
       if (folders.length > 0 && !seen.folders.some((known) => known.join('\0') === folders.join('\0'))) seen.folders.push(folders);
       for (const tag of tags) if (!seen.tags.includes(tag)) seen.tags.push(tag);
       if (added && (!seen.added || added < seen.added)) seen.added = added;
-      lastBookmark = seen;
-      return;
+      return seen;
     }
     const bookmark: Bookmark = { url, title, folders: folders.length > 0 ? [folders] : [], tags };
     if (added) bookmark.added = added;
-    byUrl.set(url, bookmark);
-    lastBookmark = bookmark;
-  };
+    this.byUrl.set(url, bookmark);
+    return bookmark;
+  }
 
-  const finishDescription = (): void => {
-    if (description === undefined) return;
-    const text = description.replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
-    description = undefined;
-    if (text !== '' && lastBookmark && lastBookmark.description === undefined) lastBookmark.description = text;
-  };
-
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (name === 'a') {
-          finishDescription();
-          link = { href: attributes.href ?? '', attributes, text: '' };
-        } else if (name === 'h3' || name === 'h1') {
-          finishDescription();
-          lastBookmark = undefined;
-          headingText = '';
-          headingAttributes = attributes;
-        } else if (name === 'dl') {
-          finishDescription();
-          lastBookmark = undefined;
-          open.push(heading === undefined || heading.container ? null : heading.name);
-          heading = undefined;
-        } else if (name === 'dd') {
-          description = '';
-        } else if (name === 'dt') {
-          finishDescription();
-          lastBookmark = undefined;
-        } else if (name === 'br' && description !== undefined) {
-          description += '\n';
-        }
-      },
-      ontext(text) {
-        if (link) link.text += text;
-        else if (headingText !== undefined) headingText += text;
-        else if (description !== undefined) description += text;
-      },
-      onclosetag(name) {
-        if (name === 'a') finishLink();
-        else if ((name === 'h3' || name === 'h1') && headingText !== undefined) {
-          const folderName = headingText.replace(/\s+/g, ' ').trim();
-          // The export's own <H1>Bookmarks</H1> names the whole file, not a folder.
-          heading = name === 'h1' ? { name: folderName, container: true } : { name: folderName, container: folderName === '' || isContainer(folderName, headingAttributes) };
-          headingText = undefined;
-        } else if (name === 'dl') {
-          finishDescription();
-          lastBookmark = undefined;
-          open.pop();
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
-  finishLink();
-  finishDescription();
-  return { bookmarks: [...byUrl.values()], skipped };
+  finishDescription(): void {
+    if (this.description === undefined) return;
+    const text = this.description.replace(/[ \t]+/g, ' ').replace(/\s*\n\s*/g, '\n').trim();
+    this.description = undefined;
+    if (text !== '' && this.lastBookmark && this.lastBookmark.description === undefined) this.lastBookmark.description = text;
+  }
 }
 
 /**

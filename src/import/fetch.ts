@@ -1,4 +1,3 @@
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -6,6 +5,7 @@ import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { DexiError } from '../vault/errors.js';
+import { addressGuard, isPrivateAddress, PRIVATE_ADDRESS, systemResolver, type Resolver } from './address-guard.js';
 
 /**
  * The one way the importers touch the network: a GET of an address the person
@@ -61,15 +61,6 @@ export class FetchError extends DexiError {
   }
 }
 
-/** The resolver underneath the address guard: always asked for every address of a name. */
-export type Resolver = (
-  hostname: string,
-  options: dns.LookupAllOptions,
-  callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
-) => void;
-
-const systemResolver: Resolver = (hostname, options, callback) => dns.lookup(hostname, options, callback);
-
 // Without a version, so the string says who is asking without telling a server which release to aim at.
 const USER_AGENT = 'dexi-vault (notes importer)';
 const WEB_SCHEMES = new Set(['http:', 'https:']);
@@ -80,105 +71,6 @@ const OWN_HEADERS = ['host', 'user-agent', 'accept-encoding', 'connection', 'con
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 // Each layer is a decompressor; a server listing dozens would cost as many for no honest reason.
 const MAX_ENCODINGS = 3;
-const PRIVATE_ADDRESS = 'EPRIVATEADDRESS';
-
-// Loopback, private, link-local, shared (CGNAT) and unspecified ranges: addresses inside the person's
-// own machine or network, which a public site must not be able to make us reach.
-const PRIVATE_RANGES = new net.BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const) {
-  PRIVATE_RANGES.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  // Site-local: deprecated, but still routed inside some networks.
-  ['fec0::', 10],
-] as const) {
-  PRIVATE_RANGES.addSubnet(network, prefix, 'ipv6');
-}
-
-/**
- * Whether an IP address is loopback, private, link-local, unique-local, shared
- * (CGNAT) or unspecified, also when written as an IPv4-mapped (::ffff:a.b.c.d)
- * or NAT64 (64:ff9b::a.b.c.d) IPv6 address, which reach the same IPv4 host.
- * Anything that is not an IP address is not one.
- */
-export function isPrivateAddress(ip: string): boolean {
-  const bare = ip.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
-  const family = net.isIP(bare);
-  if (family === 4) return PRIVATE_RANGES.check(bare, 'ipv4');
-  if (family !== 6) return false;
-  const embedded = embeddedIPv4(bare);
-  if (embedded !== undefined) return PRIVATE_RANGES.check(embedded, 'ipv4');
-  return PRIVATE_RANGES.check(bare, 'ipv6');
-}
-
-/** The IPv4 address inside an IPv4-mapped or NAT64 IPv6 address, whichever way it is written. */
-function embeddedIPv4(ipv6: string): string | undefined {
-  // The URL parser writes every spelling of an IPv6 address one way (lower case, compressed, hex groups).
-  let normal: string;
-  try {
-    normal = new URL(`http://[${ipv6}]/`).hostname.slice(1, -1);
-  } catch {
-    return undefined;
-  }
-  const match = /^(?:::ffff|64:ff9b:):([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(normal);
-  if (!match) return undefined;
-  const high = parseInt(match[1] ?? '0', 16);
-  const low = parseInt(match[2] ?? '0', 16);
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
-}
-
-/**
- * The `lookup` for http.request: resolves a host name and checks every address
- * it answers at connect time, so the address connected to is the address
- * checked (a name that answers publicly to a pre-check and privately a moment
- * later gains nothing). With `privateAllowed` false, a name with any private
- * address is refused. `onResolved` sees the addresses that were let through.
- *
- * Node calls it two ways: `{ all: true }` wanting an array (net's
- * autoSelectFamily, on by default since Node 20), or wanting one address and
- * its family; both are answered.
- */
-export function addressGuard(
-  privateAllowed: boolean,
-  resolve: Resolver = systemResolver,
-  onResolved?: (addresses: readonly dns.LookupAddress[]) => void,
-): net.LookupFunction {
-  return (hostname, options, callback) => {
-    const fail = (err: NodeJS.ErrnoException): void => (options.all ? callback(err, []) : callback(err, '', 4));
-    resolve(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return fail(err);
-      if (addresses.length === 0 || addresses.some((entry) => net.isIP(entry.address) === 0)) {
-        return fail(Object.assign(new Error(`${hostname} has no usable address`), { code: 'ENOTFOUND', hostname }));
-      }
-      const refused = privateAllowed ? undefined : addresses.find((entry) => isPrivateAddress(entry.address));
-      if (refused) {
-        return fail(
-          Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private or local network address`), {
-            code: PRIVATE_ADDRESS,
-            hostname,
-            address: refused.address,
-          }),
-        );
-      }
-      onResolved?.(addresses);
-      const [first] = addresses;
-      if (options.all) callback(null, addresses);
-      else if (first) callback(null, first.address, first.family);
-    });
-  };
-}
 
 /**
  * GETs `url` within the limits of `options`, following redirects. Resolves
@@ -203,66 +95,24 @@ export async function fetchLimited(url: string, options: FetchOptions): Promise<
   const resolve = options.lookup ?? systemResolver;
   const maxRedirects = options.maxRedirects ?? 5;
   let headers = requestHeaders(options);
-  // Undefined until the first hop has connected and shown whether the person's own address is private.
-  let privateAllowed: boolean | undefined;
+  // privateAllowed: undefined until the first hop has connected and shown whether the person's own address is private.
+  const rule: AddressRule = {};
 
   for (let redirects = 0; ; redirects++) {
     const host = current.hostname.replace(/^\[(.*)\]$/, '$1');
     try {
       signal.throwIfAborted();
-      let lookup: net.LookupFunction;
-      if (privateAllowed === undefined) {
-        // Node does not call `lookup` for an IP literal, so a literal is classified here.
-        if (net.isIP(host)) privateAllowed = isPrivateAddress(host);
-        lookup = addressGuard(true, resolve, (addresses) => {
-          // Only a name wholly inside the person's network counts as their network.
-          privateAllowed = addresses.every((entry) => isPrivateAddress(entry.address));
-        });
-      } else {
-        if (!privateAllowed && net.isIP(host) && isPrivateAddress(host)) {
-          throw new FetchError(url, `it redirected to a private or local network address (${host}), which is not followed.`);
-        }
-        lookup = addressGuard(privateAllowed, resolve);
-      }
-
-      const response = await send(current, headers, lookup, signal);
-      privateAllowed ??= false;
+      const response = await send(current, headers, hopLookup(url, host, rule, resolve), signal);
+      rule.privateAllowed ??= false;
       const status = response.statusCode ?? 0;
-
       if (REDIRECTS.has(status)) {
         response.destroy();
-        const location = response.headers.location;
-        if (!location) throw new FetchError(url, `the server answered ${statusText(status)} without saying where to.`);
-        if (redirects >= maxRedirects) {
-          throw new FetchError(
-            url,
-            maxRedirects === 0 ? 'it redirected, and redirects are not followed here.' : `it redirected more than ${plural(maxRedirects, 'time')}.`,
-          );
-        }
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          throw new FetchError(url, 'it redirected to an address that is not valid.');
-        }
-        if (!WEB_SCHEMES.has(next.protocol)) {
-          throw new FetchError(url, `it redirected to a ${next.protocol} address, and only http and https addresses can be loaded.`);
-        }
+        const next = redirectTarget(url, current, response.headers.location, status, redirects, maxRedirects);
         if (next.origin !== current.origin) headers = withoutCredentials(headers);
         current = next;
         continue;
       }
-
-      const result = { status, url: current.href, headers: flattenHeaders(response.headers) };
-      if (status === 304) {
-        response.destroy();
-        return { ...result, body: Buffer.alloc(0) };
-      }
-      if (status < 200 || status > 299) {
-        response.destroy();
-        throw new FetchError(url, `the server answered ${statusText(status)}.`, { status });
-      }
-      return { ...result, body: await readBody(url, response, options.maxBytes, signal) };
+      return await finalAnswer(url, current, response, options.maxBytes, signal);
     } catch (err) {
       if (err instanceof FetchError) throw err;
       if (timeout.aborted) throw new FetchError(url, `it did not answer within ${seconds(timeoutMs)}.`, { cause: err });
@@ -270,6 +120,63 @@ export async function fetchLimited(url: string, options: FetchOptions): Promise<
       throw new FetchError(url, describeFailure(err, host), { cause: err });
     }
   }
+}
+
+/** Whether the hops of one fetch may reach private addresses: settled by the first hop (see fetchLimited). */
+interface AddressRule {
+  privateAllowed?: boolean;
+}
+
+/** The lookup of one hop to `host`, under the address rule; a later hop to a private address literal is refused here, as Node does not look a literal up. */
+function hopLookup(url: string, host: string, rule: AddressRule, resolve: Resolver): net.LookupFunction {
+  if (rule.privateAllowed === undefined) {
+    // Node does not call `lookup` for an IP literal, so a literal is classified here.
+    if (net.isIP(host)) rule.privateAllowed = isPrivateAddress(host);
+    return addressGuard(true, resolve, (addresses) => {
+      // Only a name wholly inside the person's network counts as their network.
+      rule.privateAllowed = addresses.every((entry) => isPrivateAddress(entry.address));
+    });
+  }
+  if (!rule.privateAllowed && net.isIP(host) && isPrivateAddress(host)) {
+    throw new FetchError(url, `it redirected to a private or local network address (${host}), which is not followed.`);
+  }
+  return addressGuard(rule.privateAllowed, resolve);
+}
+
+/** Where a redirect from `current` leads, if it may be followed: within the number of redirects, to a valid web address. */
+function redirectTarget(url: string, current: URL, location: string | undefined, status: number, redirects: number, maxRedirects: number): URL {
+  if (!location) throw new FetchError(url, `the server answered ${statusText(status)} without saying where to.`);
+  if (redirects >= maxRedirects) {
+    throw new FetchError(
+      url,
+      maxRedirects === 0 ? 'it redirected, and redirects are not followed here.' : `it redirected more than ${plural(maxRedirects, 'time')}.`,
+    );
+  }
+  let next: URL;
+  try {
+    next = new URL(location, current);
+  } catch {
+    throw new FetchError(url, 'it redirected to an address that is not valid.');
+  }
+  if (!WEB_SCHEMES.has(next.protocol)) {
+    throw new FetchError(url, `it redirected to a ${next.protocol} address, and only http and https addresses can be loaded.`);
+  }
+  return next;
+}
+
+/** The answer of the last hop: a 304 without a body, a 2xx with its body read within the limit; any other status is refused. */
+async function finalAnswer(url: string, current: URL, response: http.IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<FetchResult> {
+  const status = response.statusCode ?? 0;
+  const result = { status, url: current.href, headers: flattenHeaders(response.headers) };
+  if (status === 304) {
+    response.destroy();
+    return { ...result, body: Buffer.alloc(0) };
+  }
+  if (status < 200 || status > 299) {
+    response.destroy();
+    throw new FetchError(url, `the server answered ${statusText(status)}.`, { status });
+  }
+  return { ...result, body: await readBody(url, response, maxBytes, signal) };
 }
 
 /** One GET, resolved when the status line and headers have arrived. */

@@ -1,4 +1,4 @@
-import { MAX_RESPONSE_BYTES } from '../tools/budget.js';
+import { MAX_RESPONSE_BYTES } from '../tools/answer-size.js';
 
 /** What protects one connection's server from being overwhelmed. */
 export interface ServerLimits {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { hasScope, type Scope } from '../access/policy.js';
 import type { Logger } from '../vault/vault.js';
 import { missingScope, type ToolContext, type ToolDefinition } from '../tools/tool.js';
-import { answerBytesOfJson, formatMiB } from '../tools/budget.js';
+import { answerBytesOfJson, formatMiB } from '../tools/answer-size.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult, thrownResult } from './errors.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
@@ -65,16 +65,7 @@ export function createMcpServer(options: ServerOptions): Server {
   const policy = context.view.policy;
   // A connection that may not read has no notes to offer as resources.
   const readable = hasScope(policy, 'notes:read');
-  const server = new Server(
-    { name: options.name, version: options.version },
-    {
-      capabilities: {
-        tools: { listChanged: false },
-        ...(readable ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
-      },
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    },
-  );
+  const server = newServer(options, readable);
   if (readable) {
     serveAsPrompts(server, context);
     const stopResources = serveNotesAsResources(server, context);
@@ -85,19 +76,8 @@ export function createMcpServer(options: ServerOptions): Server {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const granted = (scope: Scope): boolean => hasScope(policy, scope);
   const listed = tools.filter((tool) => missingScope(tool, granted) === undefined);
-  const describe = (tool: ToolDefinition): Tool => {
-    const { input, output } = schemasOf(tool);
-    return {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: input,
-      outputSchema: output,
-      annotations: { title: tool.title, ...tool.annotations },
-    };
-  };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.map(describe) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed.map(describeTool) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
@@ -120,17 +100,7 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      const result = await tool.handler(parsed.data, context);
-      const text = JSON.stringify(result);
-      // The one place every answer passes: none may exceed what the transport carries.
-      const bytes = answerBytesOfJson(text) + ENVELOPE_BYTES;
-      if (bytes > limits.maxResponseBytes) {
-        const outcome = tool.annotations.readOnlyHint
-          ? 'Nothing was changed. Ask for less at once (a smaller size or limit); a single note this large can be read only in an editor.'
-          : 'The change was made; only this answer is left out, so do not repeat the call.';
-        return errorResult(`The answer of ${tool.name} would be ${formatMiB(bytes)} as JSON, over the ${formatMiB(limits.maxResponseBytes)} one answer may hold. ${outcome}`);
-      }
-      return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
+      return answerOf(tool, await tool.handler(parsed.data, context), limits.maxResponseBytes);
     } catch (error) {
       return thrownResult(tool.name, error, log);
     } finally {
@@ -138,4 +108,45 @@ export function createMcpServer(options: ServerOptions): Server {
     }
   });
   return server;
+}
+
+/** The server of one connection, with the capabilities its policy allows: resources, prompts and completions only for one that may read. */
+function newServer(options: ServerOptions, readable: boolean): Server {
+  return new Server(
+    { name: options.name, version: options.version },
+    {
+      capabilities: {
+        tools: { listChanged: false },
+        ...(readable ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
+      },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+  );
+}
+
+/** A tool as tools/list describes it. */
+function describeTool(tool: ToolDefinition): Tool {
+  const { input, output } = schemasOf(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: input,
+    outputSchema: output,
+    annotations: { title: tool.title, ...tool.annotations },
+  };
+}
+
+/** A tool's result as its answer, unless the answer would be larger than `maxResponseBytes`: then a tool error saying what became of the call. */
+function answerOf(tool: ToolDefinition, result: unknown, maxResponseBytes: number): CallToolResult {
+  const text = JSON.stringify(result);
+  // The one place every answer passes: none may exceed what the transport carries.
+  const bytes = answerBytesOfJson(text) + ENVELOPE_BYTES;
+  if (bytes > maxResponseBytes) {
+    const outcome = tool.annotations.readOnlyHint
+      ? 'Nothing was changed. Ask for less at once (a smaller size or limit); a single note this large can be read only in an editor.'
+      : 'The change was made; only this answer is left out, so do not repeat the call.';
+    return errorResult(`The answer of ${tool.name} would be ${formatMiB(bytes)} as JSON, over the ${formatMiB(maxResponseBytes)} one answer may hold. ${outcome}`);
+  }
+  return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
 }

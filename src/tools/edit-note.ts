@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InvalidInputError } from '../vault/errors.js';
 import type { BodyOperation } from '../vault/body-edits.js';
-import { toFullNote } from './items.js';
+import { toFullNote } from './note-items.js';
 import { BACKLINK_LIMIT, choice, fullNote, noteId, text } from './schemas.js';
 import { defineTool } from './tool.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toFullNote } from './items.js';
+import { toFullNote } from './note-items.js';
 import type { PartRequest } from './note-part.js';
 import { BACKLINK_LIMIT, fullNote, noteId, requiredInt, text } from './schemas.js';
 import { defineTool } from './tool.js';

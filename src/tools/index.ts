@@ -1,13 +1,19 @@
+import { createNoteTool } from './create-note.js';
+import { deleteNoteTool } from './delete-note.js';
 import { editNoteTool } from './edit-note.js';
+import { findSimilarTool } from './find-similar.js';
+import { getDueReviewsTool } from './get-due-reviews.js';
 import { getNoteTool } from './get-note.js';
+import { gradeReviewTool } from './grade-review.js';
+import { listFoldersTool } from './list-folders.js';
 import { listNotesTool } from './list-notes.js';
-import { getDueReviewsTool, gradeReviewTool } from './review.js';
+import { listTagsTool } from './list-tags.js';
+import { moveNoteTool } from './move-note.js';
 import { searchNotesTool } from './search-notes.js';
+import { semanticSearchTool } from './semantic-search.js';
 import { setPropertiesTool } from './set-properties.js';
-import { findSimilarTool, semanticSearchTool } from './semantic.js';
-import { listFoldersTool, listTagsTool } from './tags-folders.js';
 import type { ToolDefinition } from './tool.js';
-import { createNoteTool, deleteNoteTool, moveNoteTool, updateNoteTool } from './write-notes.js';
+import { updateNoteTool } from './update-note.js';
 
 /** Every tool, in the order clients list them: reads first, then writes. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [

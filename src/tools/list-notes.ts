@@ -4,7 +4,7 @@ import { FolderNotFoundError, InvalidInputError } from '../vault/errors.js';
 import { TopK } from '../index/top-k.js';
 import { SOURCES, type NoteRecord } from '../vault/note.js';
 import { tagFilterCandidates } from '../format/tags.js';
-import { toItem } from './items.js';
+import { toItem } from './note-items.js';
 import { choice, intParam, pagedItems, text } from './schemas.js';
 import { defineTool } from './tool.js';
 

@@ -41,7 +41,7 @@ export function noteId(description = 'The note\'s id, as returned by search and 
   return text('note_id', { min: 1, max: 200, description });
 }
 
-const timestamp = z.string().describe('ISO 8601 time, e.g. 2026-07-14T09:12:00+00:00');
+export const timestamp = z.string().describe('ISO 8601 time, e.g. 2026-07-14T09:12:00+00:00');
 
 /** The shared note item of list and search results (contract: "The note item"). */
 export const noteItemFields = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toItem } from './items.js';
+import { toItem } from './note-items.js';
 import { intParam, noteItem, text } from './schemas.js';
 import { defineTool } from './tool.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { hasScope } from '../access/policy.js';
 import { formatIso } from '../format/time.js';
-import { toFullNote } from './items.js';
-import { BACKLINK_LIMIT, noteId, updatedNote } from './schemas.js';
+import { toWrittenNote } from './note-items.js';
+import { noteId, updatedNote } from './schemas.js';
 import { defineTool } from './tool.js';
 
 const VALUE_TYPES = 'text, a number, true or false, a list of texts or numbers, or null to remove the property';
@@ -42,6 +42,6 @@ export const setPropertiesTool = defineTool({
     const note = await view.setProperties(args.note_id, args.properties, 'set_properties');
     // A write-only connection learns nothing of the note it did not send.
     if (!hasScope(view.policy, 'notes:read')) return { id: note.record.id, updated: formatIso(new Date(note.record.updatedMs)) };
-    return toFullNote(note.record, note.body, undefined, view.connections({ record: note.record }, BACKLINK_LIMIT), note.properties);
+    return toWrittenNote(view, note);
   },
 });

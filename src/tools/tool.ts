@@ -17,7 +17,7 @@ export interface ToolContext {
    * The largest answer the server sends (its configured `maxResponseBytes`,
    * src/server/limits.ts), handed down by the server so that a tool which
    * sizes its answer (get_due_reviews) plans against the limit enforced;
-   * MAX_RESPONSE_BYTES (budget.ts) when a tool runs outside a server.
+   * MAX_RESPONSE_BYTES (answer-size.ts) when a tool runs outside a server.
    */
   maxResponseBytes?: number;
 }

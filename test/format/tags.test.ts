@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPolicy, keepsBoundaryTag, noteInBoundary } from '../../src/access/policy.js';
-import { countTags } from '../../src/tools/tags-folders.js';
+import { countTags } from '../../src/tools/list-tags.js';
 import { frontmatterTags, mergeTags, normaliseTag, noteHasTag, tagCovers, tagFilterCandidates, tagKey } from '../../src/format/tags.js';
 
 describe('normaliseTag', () => {

@@ -4,7 +4,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
-import { answerBytes, MAX_RESPONSE_BYTES } from '../../src/tools/budget.js';
+import { answerBytes, MAX_RESPONSE_BYTES } from '../../src/tools/answer-size.js';
 import { defineTool } from '../../src/tools/tool.js';
 import { CLI, ROOT } from '../support/process.js';
 import { removeDir, waitFor, writeVault } from '../support/helpers.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { nestingDepth, parseFrontmatter } from '../../src/format/frontmatter.js';
 import { folderPathProblem } from '../../src/storage/paths.js';
 import { CallGate } from '../../src/server/limits.js';
-import { answerBytes } from '../../src/tools/budget.js';
+import { answerBytes } from '../../src/tools/answer-size.js';
 
 describe('nestingDepth', () => {
   it.each([

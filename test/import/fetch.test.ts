@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressGuard, fetchLimited, FetchError, isPrivateAddress, type FetchOptions, type Resolver } from '../../src/import/fetch.js';
+import { addressGuard, isPrivateAddress, type Resolver } from '../../src/import/address-guard.js';
+import { fetchLimited, FetchError, type FetchOptions } from '../../src/import/fetch.js';
 
 const KiB = 1024;
 const MAX = 64 * KiB;

@@ -1,9 +1,15 @@
+/**
+ * The notes answers carry, made from records: the item of a list or a search,
+ * the note in full that get_note and the writes return, and the receipt of a
+ * write for a connection that may not read.
+ */
 import type { z } from 'zod';
-import type { NoteConnections, VisibleNote } from '../access/view.js';
-import type { NoteRecord } from '../vault/note.js';
+import { hasScope } from '../access/policy.js';
+import type { NoteConnections, VaultView, VisibleNote } from '../access/view.js';
+import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { formatIso } from '../format/time.js';
 import { readPart, type PartRequest } from './note-part.js';
-import type { fullNote, noteItem, noteItemFields, updatedNote } from './schemas.js';
+import { BACKLINK_LIMIT, type fullNote, type noteItem, type noteItemFields, type updatedNote } from './schemas.js';
 
 type ItemFields = z.infer<z.ZodObject<typeof noteItemFields>>;
 
@@ -71,6 +77,16 @@ export function toFullNote(
     ...(part.outlineCut ? { outline_truncated: true as const } : {}),
   };
   return note;
+}
+
+/**
+ * A written note in full, as create_note, update_note, move_note and
+ * set_properties return it: its links and backlinks only for a connection
+ * that may read, as they name other notes.
+ */
+export function toWrittenNote(view: VaultView, note: NoteWithBody): z.infer<typeof fullNote> {
+  const connections = hasScope(view.policy, 'notes:read') ? view.connections({ record: note.record }, BACKLINK_LIMIT) : undefined;
+  return toFullNote(note.record, note.body, undefined, connections, note.properties);
 }
 
 function toRef(record: NoteRecord): { id: string; title: string } {

@@ -1,0 +1,66 @@
+/**
+ * What semantic_search and find_similar share: the answer (note items with a
+ * calibrated similarity, and the embedding progress while notes are still
+ * being embedded), the size parameter and the parts of a tool that needs a
+ * model.
+ */
+import { z } from 'zod';
+import { similarityFor, type SimilarityKind } from '../index/vectors/calibration.js';
+import type { VaultView, VisibleHit } from '../access/view.js';
+import { toItem } from './note-items.js';
+import { intParam, noteItem } from './schemas.js';
+import type { ToolContext } from './tool.js';
+
+const indexing = z
+  .object({
+    embedded: z.number().int().describe('Notes embedded in full.'),
+    searchable: z.number().int().describe('Notes found by meaning so far: those embedded in full, and those of which only the opening is embedded yet.'),
+    total: z.number().int(),
+    message: z.string(),
+  })
+  .optional()
+  .describe('Present while notes are still being embedded: the results cover only the notes embedded so far (long notes are embedded by their opening first, then in full).');
+
+const semanticResult = z.object({ items: z.array(noteItem), indexing });
+
+function progressNote(view: VaultView): z.infer<typeof indexing> {
+  const progress = view.embeddingProgress();
+  if (!progress) return undefined;
+  const { embedded, searchable, total } = progress;
+  const count = (n: number): string => n.toLocaleString('en');
+  const openingOnly = searchable - embedded;
+  const done =
+    openingOnly > 0
+      ? `${count(embedded)} of ${count(total)} done in full and ${count(openingOnly)} more by their opening only, so results cover only those`
+      : `${count(embedded)} of ${count(total)} done, so results cover only those`;
+  return { embedded, searchable, total, message: `Still embedding notes: ${done}; try again later for complete results.` };
+}
+
+/**
+ * Ranked hits as note items with calibrated similarity, plus progress while
+ * embedding. `kind` picks the map: a note's cosines to other notes run much
+ * higher than a query's, so find_similar has a calibration of its own.
+ */
+export function semanticAnswer(view: VaultView, hits: readonly VisibleHit[], kind: SimilarityKind): z.infer<typeof semanticResult> {
+  const similarity = similarityFor(view.embedderId, kind);
+  const items = hits.map((hit) => toItem(hit.note, similarity(hit.score)));
+  const progress = progressNote(view);
+  return progress ? { items, indexing: progress } : { items };
+}
+
+/** How to read similarity, for both tools' descriptions. */
+export const SIMILARITY_GUIDE =
+  'Each result carries similarity (0–1): 0.6 or above is usually relevant, below 0.6 usually only loosely related (0.45 means probably unrelated).';
+
+export const sizeParam = intParam('size', 1, 50, 10, 'How many results, 1 to 50.');
+
+/**
+ * What both tools are beside their input: reads that answer with
+ * semanticResult, listed only where a model is loaded.
+ */
+export const SEMANTIC_TOOL = {
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  output: semanticResult,
+  available: ({ view }: ToolContext): boolean => view.semanticEnabled,
+} as const;
