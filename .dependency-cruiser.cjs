@@ -8,12 +8,12 @@
  * and do not import each other. `node:` built-ins and npm packages may be
  * imported anywhere.
  */
-const LAYERS = [['files'], ['vault'], ['review'], ['index', 'watch', 'import'], ['access'], ['tools'], ['server'], ['cli']];
+const LAYERS = [['storage'], ['format'], ['vault'], ['review'], ['index', 'watch', 'import'], ['access'], ['tools'], ['server'], ['cli']];
 
 const KNOWN = LAYERS.flat();
 
 /** The modules of src/vault that tools may import for their values, not only their types: plain helpers, not the model. */
-const VAULT_HELPERS = ['errors', 'markdown', 'note', 'tags', 'time'];
+const VAULT_HELPERS = ['errors', 'note'];
 
 const folders = (names) => `^src/(${names.join('|')})/`;
 

@@ -14,8 +14,8 @@ export default defineConfig({
     // Started as workers by URL, beside the chunk that launches them.
     'convert-worker': 'dist/import/convert-worker.js',
     'embed-worker': 'dist/index/vectors/embed-worker.js',
-    'parse-worker': 'dist/vault/parse-worker.js',
-    'scan-worker': 'dist/vault/scan-worker.js',
+    'parse-worker': 'dist/vault/workers/parse-worker.js',
+    'scan-worker': 'dist/vault/workers/scan-worker.js',
   },
   platform: 'node',
   external: [/^node:/, 'hnswlib-node', /^@huggingface\/transformers/, 'onnxruntime-node', /^@energetic-ai\//],

@@ -32,7 +32,7 @@
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatIso } from '../src/vault/time.js';
+import { formatIso } from '../src/format/time.js';
 import { createRng, type Rng } from '../test/support/random.js';
 
 export interface GenerateOptions {

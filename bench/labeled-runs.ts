@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FullTextIndex, indexedNote, type PhraseLookup } from '../src/index/fulltext.js';
-import { holdsPhrase, wordForWordCoverage } from '../src/index/query-syntax.js';
-import { phraseTerms } from '../src/index/terms.js';
+import { FullTextIndex, indexedNote, type PhraseLookup } from '../src/index/fulltext/fulltext.js';
+import { holdsPhrase, wordForWordCoverage } from '../src/index/fulltext/query-syntax.js';
+import { phraseTerms } from '../src/index/fulltext/terms.js';
 import type { EmbedderSpec } from '../src/index/vectors/embedder.js';
 import { embeddingText } from '../src/index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../src/index/vectors/semantic-indexer.js';
-import { toSearchText } from '../src/vault/markdown.js';
+import { toSearchText } from '../src/format/markdown.js';
 import type { NoteRecord } from '../src/vault/note.js';
 import { mean, recallAt, reciprocalRank } from './quality.js';
 import { LABELED_NOTES, LABELED_QUERIES } from './semantic-set.js';

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { embeddingText } from '../src/index/vectors/embedding-text.js';
 import { SemanticIndexer } from '../src/index/vectors/semantic-indexer.js';
 import { VectorIndex } from '../src/index/vectors/vector-index.js';
-import { splitFrontmatter } from '../src/files/frontmatter.js';
+import { splitFrontmatter } from '../src/format/frontmatter.js';
 import { generateQueries, generateVault } from './generate.js';
 import { startStdioServer } from '../test/support/stdio-server.js';
 import { BENCH_DIR, CLI, ROOT } from './paths.js';

@@ -7,7 +7,7 @@
  * queries on every run.
  */
 
-import { phraseTerms } from '../src/index/terms.js';
+import { phraseTerms } from '../src/index/fulltext/terms.js';
 import { createRng } from '../test/support/random.js';
 
 /** How many notes hold each word, a note's words taken as the index takes them. */

@@ -1,4 +1,4 @@
-import { normaliseTag, noteHasTag, tagCovers } from '../vault/tags.js';
+import { normaliseTag, noteHasTag, tagCovers } from '../format/tags.js';
 import { DexiError } from '../vault/errors.js';
 
 export const SCOPES = ['notes:read', 'notes:write'] as const;
@@ -117,7 +117,7 @@ export function noteInBoundary(policy: AccessPolicy, note: { folder: string | nu
 
 /**
  * The key of the own notes a bounded connection sees, as an index keeps
- * ranking statistics by it (`Visibility` in src/index/visibility.ts): the
+ * ranking statistics by it (`Visibility` in src/index/fulltext/visibility.ts): the
  * boundary's one real folder now (`boundaryFolder`) and its tag. Which of the
  * own notes are inside depends on these and the notes alone
  * (`noteInBoundary`), so equal keys mean equal sets while the notes stay as

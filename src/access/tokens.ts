@@ -2,10 +2,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { tokensFile } from '../files/dexi-dir.js';
-import { replaceFileAtomic } from '../files/atomic.js';
-import { withFileLock } from '../files/file-lock.js';
-import { formatIso } from '../vault/time.js';
+import { tokensFile } from '../storage/dexi-dir.js';
+import { replaceFileAtomic } from '../storage/atomic.js';
+import { withFileLock } from '../storage/file-lock.js';
+import { formatIso } from '../format/time.js';
 import { createPolicy, normaliseBoundaryFolder, normaliseBoundaryTag, PolicyError, SCOPES, type AccessPolicy, type Scope } from './policy.js';
 import { DexiError } from '../vault/errors.js';
 

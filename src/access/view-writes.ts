@@ -8,13 +8,13 @@
  * write must pass is in one file. The view composes it: tools still call
  * the view.
  */
-import { foldName, resolveName } from '../files/names.js';
+import { foldName, resolveName } from '../storage/names.js';
 import { FolderNotFoundError, InvalidInputError, NoteNotFoundError } from '../vault/errors.js';
-import { extractTags } from '../vault/markdown.js';
+import { extractTags } from '../format/markdown.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
-import { noteHasTag } from '../vault/tags.js';
+import { noteHasTag } from '../format/tags.js';
 import { folderOf } from '../vault/parse.js';
-import type { WriteJournal } from '../vault/activity.js';
+import type { WriteJournal } from '../vault/record/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
 import { askedName } from '../vault/move-target.js';

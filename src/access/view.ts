@@ -1,11 +1,11 @@
-import type { FullTextHit, FullTextIndex } from '../index/fulltext.js';
-import { notePhraseCheck } from '../index/note-phrases.js';
-import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/query-syntax.js';
-import type { Visibility } from '../index/visibility.js';
+import type { FullTextHit, FullTextIndex } from '../index/fulltext/fulltext.js';
+import { notePhraseCheck } from '../index/fulltext/note-phrases.js';
+import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/fulltext/query-syntax.js';
+import type { Visibility } from '../index/fulltext/visibility.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
-import type { ActivityLog, WriteJournal } from '../vault/activity.js';
+import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
 import type { BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
 import type { PropertyValue } from '../vault/properties.js';
@@ -99,7 +99,7 @@ export class VaultView {
    * Full-text search over what this connection sees: the page `page` of
    * `size` hits, best first, and how many match in all (`approximate` when
    * that is an estimate: see `FullTextIndex#query`). The query may use the
-   * syntax of src/index/query-syntax.ts; one that only leaves words out is
+   * syntax of src/index/fulltext/query-syntax.ts; one that only leaves words out is
    * refused.
    */
   async searchText(query: string, page: number, size: number): Promise<{ hits: VisibleHit[]; total: number; approximate?: true }> {

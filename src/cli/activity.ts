@@ -1,7 +1,7 @@
-import { printable } from '../files/filenames.js';
-import { isLate, type ActivityRecord } from '../vault/activity.js';
-import { formatLocal, parseIso } from '../vault/time.js';
-import { recordedCalls } from '../vault/undo.js';
+import { printable } from '../storage/filenames.js';
+import { isLate, type ActivityRecord } from '../vault/record/activity.js';
+import { formatLocal, parseIso } from '../format/time.js';
+import { recordedCalls } from '../vault/record/undo.js';
 
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const SPAN = /^(\d{1,5})\s*([mhdw])$/i;

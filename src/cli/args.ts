@@ -1,10 +1,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { folderNameProblem, printable } from '../files/filenames.js';
-import { folderPathProblem } from '../files/paths.js';
+import { folderNameProblem, printable } from '../storage/filenames.js';
+import { folderPathProblem } from '../storage/paths.js';
 import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError, type Scope } from '../access/policy.js';
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
-import { normaliseOrigin } from '../server/origin.js';
+import { normaliseOrigin } from '../server/transports/origin.js';
 import { DexiError } from '../vault/errors.js';
 import { isSinceForm } from './activity.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import path from 'node:path';
-import { cacheDir, modelsDir } from '../files/dexi-dir.js';
+import { cacheDir, modelsDir } from '../storage/dexi-dir.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { ImportRun } from '../import/import-run.js';
 import { Runtime } from '../server/runtime.js';

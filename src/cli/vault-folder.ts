@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import { access, copyFile, mkdir, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheDir as ownCacheDir, dexiDir, outsideCacheDir, probeWritable } from '../files/dexi-dir.js';
+import { cacheDir as ownCacheDir, dexiDir, outsideCacheDir, probeWritable } from '../storage/dexi-dir.js';
 import { cacheFile } from '../index/cache.js';
-import { GIT_HISTORY_CACHE_FILE } from '../vault/git-history.js';
+import { GIT_HISTORY_CACHE_FILE } from '../vault/git/git-history.js';
 import { VaultUnavailableError } from '../vault/vault.js';
 
 /**

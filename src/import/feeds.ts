@@ -1,10 +1,10 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { replaceFileAtomic } from '../files/atomic.js';
-import { dexiDir } from '../files/dexi-dir.js';
-import { withFileLock } from '../files/file-lock.js';
-import { fileNameForTitle, folderNameProblem, printable } from '../files/filenames.js';
-import { folderPathProblem } from '../files/paths.js';
+import { replaceFileAtomic } from '../storage/atomic.js';
+import { dexiDir } from '../storage/dexi-dir.js';
+import { withFileLock } from '../storage/file-lock.js';
+import { fileNameForTitle, folderNameProblem, printable } from '../storage/filenames.js';
+import { folderPathProblem } from '../storage/paths.js';
 import { convertFeed, ConversionError } from './convert-pool.js';
 import { decodeFeedBytes, FeedError, type FeedArticle, type ParsedFeed } from './feed.js';
 import { fetchLimited, FetchError, type FetchResult } from './fetch.js';

@@ -1,9 +1,9 @@
 import { appendFile, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { processIsAlive } from '../files/atomic.js';
-import { dexiDir } from '../files/dexi-dir.js';
+import { processIsAlive } from '../storage/atomic.js';
+import { dexiDir } from '../storage/dexi-dir.js';
 import { DexiError, NoteCapError } from '../vault/errors.js';
-import { importedItemId } from '../vault/identity.js';
+import { importedItemId } from '../format/identity.js';
 import type { ImportedNote } from '../vault/create.js';
 import type { Source } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';

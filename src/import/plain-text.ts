@@ -1,4 +1,4 @@
-import { extractTags } from '../vault/markdown/analyze.js';
+import { extractTags } from '../format/markdown/analyze.js';
 
 /**
  * Plain text (a plain-text e-mail, a bookmark's description) made into

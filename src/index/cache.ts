@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto';
 import { open, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { replaceFileAtomicStreaming } from '../files/atomic.js';
+import { replaceFileAtomicStreaming } from '../storage/atomic.js';
 import type { NoteRecord } from '../vault/note.js';
-import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext.js';
+import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext/fulltext.js';
 import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.js';
 
 /**
  * Bump whenever what is stored, or how notes are parsed, changes: an older
  * snapshot is then rebuilt rather than trusted. 5: the index's words changed
  * (issue 16: compounds beside their parts, unspaced scripts segmented, kana
- * and other letters' marks kept; src/index/terms.ts). 6: the records by
+ * and other letters' marks kept; src/index/fulltext/terms.ts). 6: the records by
  * column (record-columns.ts).
  */
 export const CACHE_VERSION = 7;

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { ensureIgnoredDir, ensureTeammateCacheDir, teammateCacheDir } from '../files/dexi-dir.js';
-import { toSearchText } from '../vault/markdown.js';
+import { ensureIgnoredDir, ensureTeammateCacheDir, teammateCacheDir } from '../storage/dexi-dir.js';
+import { toSearchText } from '../format/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
 import { loadSnapshot, saveSnapshot } from './cache.js';
-import { FullTextIndex } from './fulltext.js';
+import { FullTextIndex } from './fulltext/fulltext.js';
 import { MovesJournal, replayMoves } from './moves-journal.js';
 import type { EmbedderSpec } from './vectors/embedder.js';
 import { embeddingTextOfPlain } from './vectors/embedding-text.js';

@@ -15,7 +15,7 @@
 
 import { fromReviewFrontmatter } from './sm2.js';
 import type { NoteRecord } from '../vault/note.js';
-import { normaliseTag, tagCovers } from '../vault/tags.js';
+import { normaliseTag, tagCovers } from '../format/tags.js';
 
 /** Normalise deck tags as settings may hold them (`flashcards`, `#Flashcards`); drops non-tags. */
 export function normaliseDeckTags(reviewTags: readonly string[]): string[] {

@@ -21,7 +21,7 @@
  * - `due` is `now + interval × 24 h` for a pass and `now + 10 min` for Again.
  */
 
-import { formatIso, parseIso } from '../vault/time.js';
+import { formatIso, parseIso } from '../format/time.js';
 
 export interface ReviewState {
   due: Date;

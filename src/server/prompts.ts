@@ -4,7 +4,7 @@ import { hasScope, type Scope } from '../access/policy.js';
 import { resolveFolderFilter } from '../tools/list-notes.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
-import { tagFilterCandidates } from '../vault/tags.js';
+import { tagFilterCandidates } from '../format/tags.js';
 import { viewReadyForRequest } from './errors.js';
 import { completeNoteId, NOTE_TEMPLATE } from './resources.js';
 

@@ -10,11 +10,11 @@ import {
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultView, VisibleNote } from '../access/view.js';
-import { foldName } from '../files/names.js';
+import { foldName } from '../storage/names.js';
 import { TopK } from '../index/top-k.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
-import { formatIso } from '../vault/time.js';
+import { formatIso } from '../format/time.js';
 import { viewReadyForRequest } from './errors.js';
 import { ResourceChanges } from './resource-changes.js';
 

@@ -1,13 +1,13 @@
 import { createPolicy, type AccessPolicy } from '../access/policy.js';
 import { VaultView } from '../access/view.js';
-import { ensureIgnoredDir, teammateCacheDir } from '../files/dexi-dir.js';
-import type { FullTextIndex } from '../index/fulltext.js';
+import { ensureIgnoredDir, teammateCacheDir } from '../storage/dexi-dir.js';
+import type { FullTextIndex } from '../index/fulltext/fulltext.js';
 import { Indexing } from '../index/indexing.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
-import { ActivityLog } from '../vault/activity.js';
-import { settlePending } from '../vault/activity-settle.js';
+import { ActivityLog } from '../vault/record/activity.js';
+import { settlePending } from '../vault/record/activity-settle.js';
 import type { Clock } from '../vault/clock.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';

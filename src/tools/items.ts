@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { NoteConnections, VisibleNote } from '../access/view.js';
 import type { NoteRecord } from '../vault/note.js';
-import { formatIso } from '../vault/time.js';
+import { formatIso } from '../format/time.js';
 import { readPart, type PartRequest } from './note-part.js';
 import type { fullNote, noteItem, noteItemFields, updatedNote } from './schemas.js';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { foldMatches, resolveName } from '../files/names.js';
+import { foldMatches, resolveName } from '../storage/names.js';
 import { FolderNotFoundError, InvalidInputError } from '../vault/errors.js';
 import { TopK } from '../index/top-k.js';
 import { SOURCES, type NoteRecord } from '../vault/note.js';
-import { tagFilterCandidates } from '../vault/tags.js';
+import { tagFilterCandidates } from '../format/tags.js';
 import { toItem } from './items.js';
 import { choice, intParam, pagedItems, text } from './schemas.js';
 import { defineTool } from './tool.js';

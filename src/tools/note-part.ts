@@ -1,4 +1,4 @@
-import { scanBody, targetIn, type BodyLine, type BodyScan, type OutlineHeading } from '../files/outline.js';
+import { scanBody, targetIn, type BodyLine, type BodyScan, type OutlineHeading } from '../format/outline.js';
 import { InvalidInputError } from '../vault/errors.js';
 
 /**
@@ -8,7 +8,7 @@ import { InvalidInputError } from '../vault/errors.js';
  * holds more than TEXT_LIMIT characters of a body: the lines asked for, or
  * the whole body, up to that size in whole lines, and `truncated` when the
  * rest did not fit. Lines are counted as edit_note counts them (bodyLines in
- * src/files/outline.ts): CRLF, LF or CR alone ends a line, and a final line
+ * src/format/outline.ts): CRLF, LF or CR alone ends a line, and a final line
  * break starts none.
  */
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dueCards, isCard, normaliseDeckTags, scheduleOf } from '../review/deck.js';
 import { fromReviewFrontmatter, gradeCard, toReviewFrontmatter, type Grade } from '../review/sm2.js';
 import { DexiError, NoteNotFoundError, NotInReviewError } from '../vault/errors.js';
-import { formatIso } from '../vault/time.js';
+import { formatIso } from '../format/time.js';
 import { answerBytes, formatMiB, MAX_RESPONSE_BYTES } from './budget.js';
 import { intParam, noteId, requiredInt } from './schemas.js';
 import { defineTool } from './tool.js';

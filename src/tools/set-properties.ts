@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hasScope } from '../access/policy.js';
-import { formatIso } from '../vault/time.js';
+import { formatIso } from '../format/time.js';
 import { toFullNote } from './items.js';
 import { BACKLINK_LIMIT, noteId, updatedNote } from './schemas.js';
 import { defineTool } from './tool.js';

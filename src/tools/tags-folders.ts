@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tagKey } from '../vault/tags.js';
+import { tagKey } from '../format/tags.js';
 import { choice, intParam } from './schemas.js';
 import { defineTool } from './tool.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasScope } from '../access/policy.js';
 import { InvalidInputError, NothingToUpdateError } from '../vault/errors.js';
-import { formatIso } from '../vault/time.js';
+import { formatIso } from '../format/time.js';
 import { toFullNote, toWriteReceipt } from './items.js';
 import type { NoteConnections, VaultView } from '../access/view.js';
 import type { NoteRecord } from '../vault/note.js';

@@ -1,20 +1,20 @@
 /**
  * A note's file after an `edit_note`: its body edited by the rules of
- * src/files/body-ops.ts, its own `updated` key (or `modified`, `date
+ * src/format/body-ops.ts, its own `updated` key (or `modified`, `date
  * modified`) stamped as `update_note` stamps it, and nothing else changed.
  * Pure; the rules' refusals (BodyEditError, OutlineTargetError) are
  * DexiErrors, read by the assistant word for word, before anything is written.
  */
-import { bodyLineEndingOf, endsWithLineBreak } from '../files/body-edit.js';
-import { editedBody, type BodyOperation } from '../files/body-ops.js';
-import { editedHead, headOf, joinNote } from '../files/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from './dates.js';
+import { bodyLineEndingOf, endsWithLineBreak } from '../format/body-edit.js';
+import { editedBody, type BodyOperation } from '../format/body-ops.js';
+import { editedHead, headOf, joinNote } from '../format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../format/frontmatter.js';
+import { presentKey, UPDATED_KEYS } from '../format/dates.js';
 import { stampLike, type EditedNote } from './edits.js';
 import { ReadOnlyNoteError } from './errors.js';
 import type { Admit } from './note.js';
 
-export type { BodyOperation } from '../files/body-ops.js';
+export type { BodyOperation } from '../format/body-ops.js';
 
 /**
  * The file after `operation`, from its current content; undefined when the

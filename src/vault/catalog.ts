@@ -1,7 +1,7 @@
-import { FoldedNameSet } from '../files/names.js';
-import { keptDates, noteDates } from './dates.js';
-import type { GitHistory } from './git-history.js';
-import { pathId, teammateNoteId } from './identity.js';
+import { FoldedNameSet } from '../storage/names.js';
+import { keptDates, noteDates } from '../format/dates.js';
+import type { GitHistory } from './git/git-history.js';
+import { pathId, teammateNoteId } from '../format/identity.js';
 import { isIgnoredPath } from './ignore.js';
 import type { NoteRecord } from './note.js';
 import { folderOf } from './parse.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { fileNameForTitle, folderNameProblem, numberedName, printable } from '../files/filenames.js';
-import { resolveName } from '../files/names.js';
-import { setFrontmatterKeys } from '../files/frontmatter-edit.js';
-import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../files/paths.js';
-import { recorded, type WriteJournal } from './activity.js';
+import { fileNameForTitle, folderNameProblem, numberedName, printable } from '../storage/filenames.js';
+import { resolveName } from '../storage/names.js';
+import { setFrontmatterKeys } from '../format/frontmatter-edit.js';
+import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../storage/paths.js';
+import { recorded, type WriteJournal } from './record/activity.js';
 import type { Catalog } from './catalog.js';
 import type { Clock } from './clock.js';
 import { DexiError, InvalidInputError, NoteCapError, NoteTooLargeError } from './errors.js';
@@ -16,7 +16,7 @@ import type { NoteFiles } from './note-files.js';
 import type { NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { withPropertiesOf, type PropertyUpdates } from './properties.js';
-import { formatIso } from './time.js';
+import { formatIso } from '../format/time.js';
 
 export interface CreateRequest {
   title: string;

@@ -1,7 +1,7 @@
 import type { BigIntStats, Stats } from 'node:fs';
 import { lstat, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { recorded, type WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './record/activity.js';
 import type { Catalog } from './catalog.js';
 import { NoteNotFoundError, ReadOnlyNoteError } from './errors.js';
 import { isNoteFileName } from './ignore.js';

@@ -1,9 +1,9 @@
-import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../files/body-edit.js';
-import { editedHead, headOf, joinNote, setFrontmatterKeys } from '../files/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter } from '../files/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from './dates.js';
+import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, replacedBody } from '../format/body-edit.js';
+import { editedHead, headOf, joinNote, setFrontmatterKeys } from '../format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../format/frontmatter.js';
+import { presentKey, UPDATED_KEYS } from '../format/dates.js';
 import { NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
-import { formatIso, formatLocal } from './time.js';
+import { formatIso, formatLocal } from '../format/time.js';
 
 export interface EditRequest {
   mode: 'replace' | 'append';

@@ -1,9 +1,9 @@
-import { DexiError } from '../files/errors.js';
+import { DexiError } from '../storage/errors.js';
 
 /**
  * Domain errors. Each carries the plain sentence an assistant will read; the
  * tool layer turns any DexiError into a tool error with exactly that text
- * (`toolSentence`). The base lives a floor down, in src/files/errors.ts.
+ * (`toolSentence`). The base lives a floor down, in src/storage/errors.ts.
  */
 export { DexiError };
 

@@ -1,10 +1,10 @@
-import { splitFrontmatter } from '../files/frontmatter.js';
+import { splitFrontmatter } from '../format/frontmatter.js';
 import type { Catalog } from './catalog.js';
-import { challengerKeepsId } from './identity.js';
+import { challengerKeepsId } from '../format/identity.js';
 import type { NoteFiles, NoteFile } from './note-files.js';
 import type { NoteRecord } from './note.js';
 import { folderOf, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
-import type { ParsePool } from './parse-pool.js';
+import type { ParsePool } from './workers/parse-pool.js';
 
 export interface IngestEvents {
   /** A note was added or changed; `plain` is its search text when it is already made. */

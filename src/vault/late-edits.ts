@@ -1,4 +1,4 @@
-import { recorded, type WriteJournal } from './activity.js';
+import { recorded, type WriteJournal } from './record/activity.js';
 import type { Catalog } from './catalog.js';
 import { MAX_NOTE_BYTES } from './ignore.js';
 import type { Ingest } from './ingest.js';

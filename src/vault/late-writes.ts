@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
-import { readWhole, type OpenedFile } from '../files/atomic.js';
-import { looksHalfWritten, shapeOf, type FileShape } from '../files/half-written.js';
+import { readWhole, type OpenedFile } from '../storage/atomic.js';
+import { looksHalfWritten, shapeOf, type FileShape } from '../format/half-written.js';
 
 /**
  * Another program still writing a note: how long to wait for it, which

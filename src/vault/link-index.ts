@@ -1,4 +1,4 @@
-import { linkKey, resolveLink } from './links.js';
+import { linkKey, resolveLink } from '../format/links.js';
 import type { NoteRecord } from './note.js';
 
 /**

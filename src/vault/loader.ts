@@ -1,16 +1,16 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { removeLeftoverTemps } from '../files/atomic.js';
-import { sharedCacheDir, tempDir } from '../files/dexi-dir.js';
+import { removeLeftoverTemps } from '../storage/atomic.js';
+import { sharedCacheDir, tempDir } from '../storage/dexi-dir.js';
 import { FIRST_READ_MEMORY_MS, type Catalog } from './catalog.js';
 import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
-import { ParsePool } from './parse-pool.js';
+import { ParsePool } from './workers/parse-pool.js';
 import type { FileStat } from './scan.js';
-import { scanOffThread } from './scan-pool.js';
+import { scanOffThread } from './workers/scan-pool.js';
 
 export interface LoadProgress {
   phase: 'starting' | 'scanning' | 'reading' | 'ready';

@@ -7,8 +7,8 @@
 import type { Catalog } from './catalog.js';
 import { DexiError } from './errors.js';
 import type { LinkIndex, Visible } from './link-index.js';
-import { rewriteLinks, uniqueForm, type FormRule } from './link-rewrite.js';
-import { linkKey } from './links.js';
+import { rewriteLinks, uniqueForm, type FormRule } from '../format/link-rewrite.js';
+import { linkKey } from '../format/links.js';
 import type { Change } from './late-edits.js';
 import type { NoteRecord } from './note.js';
 

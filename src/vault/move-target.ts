@@ -12,8 +12,8 @@
  * frontmatter), so the answer is the one it would be had that note not
  * been there.
  */
-import { fileNameProblem, printable } from '../files/filenames.js';
-import { foldName } from '../files/names.js';
+import { fileNameProblem, printable } from '../storage/filenames.js';
+import { foldName } from '../storage/names.js';
 import { foldPath } from './catalog.js';
 import { DexiError, InvalidInputError } from './errors.js';
 import type { Visible } from './link-index.js';

@@ -11,16 +11,16 @@ import {
   type FileIdentity,
   type GuardedOptions,
   type OpenedFile,
-} from '../files/atomic.js';
-import { ensureTempDir } from '../files/dexi-dir.js';
-import { numberedName } from '../files/filenames.js';
-import { inLinkedFolder } from '../files/paths.js';
+} from '../storage/atomic.js';
+import { ensureTempDir } from '../storage/dexi-dir.js';
+import { numberedName } from '../storage/filenames.js';
+import { inLinkedFolder } from '../storage/paths.js';
 import type { Clock } from './clock.js';
 import { DexiError, NoteBusyError, ReadOnlyNoteError } from './errors.js';
 import { MAX_NOTE_BYTES } from './ignore.js';
 import { hashContent } from './parse.js';
 import { CompleteShapes, followOldFile, HALF_WRITTEN_QUIET_MS, MAX_BUSY_WAIT_MS, whenComplete, type LateWrite } from './late-writes.js';
-import { formatIso } from './time.js';
+import { formatIso } from '../format/time.js';
 
 export type { LateWrite } from './late-writes.js';
 

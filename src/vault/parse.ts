@@ -1,9 +1,9 @@
-import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../files/frontmatter.js';
-import { CREATED_KEYS, fileNameDate, noteDates, statedDate, UPDATED_KEYS } from './dates.js';
-import { gitBlobId } from './git-history.js';
-import { analyzeMarkdown } from './markdown.js';
+import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../format/frontmatter.js';
+import { CREATED_KEYS, fileNameDate, noteDates, statedDate, UPDATED_KEYS } from '../format/dates.js';
+import { gitBlobId } from './git/git-history.js';
+import { analyzeMarkdown } from '../format/markdown.js';
 import { SOURCES, type NoteRecord, type Source } from './note.js';
-import { frontmatterTags, mergeTags } from './tags.js';
+import { frontmatterTags, mergeTags } from '../format/tags.js';
 
 export interface FileFacts {
   path: string;

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import { editedHead, joinNote } from '../files/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../files/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from './dates.js';
+import { editedHead, joinNote } from '../format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../format/frontmatter.js';
+import { presentKey, UPDATED_KEYS } from '../format/dates.js';
 import { stampLike, type EditedNote } from './edits.js';
 import { InvalidInputError, ReadOnlyNoteError } from './errors.js';
-import { extractTags } from './markdown.js';
+import { extractTags } from '../format/markdown.js';
 import type { Admit, NoteWithBody } from './note.js';
-import { frontmatterTags, mergeTags } from './tags.js';
+import { frontmatterTags, mergeTags } from '../format/tags.js';
 
 /**
  * A note's properties (its frontmatter keys) as `set_properties`,

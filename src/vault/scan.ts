@@ -2,7 +2,7 @@ import { lstatSync, type Dirent, type Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import path from 'node:path';
-import { TEMP_PREFIX } from '../files/atomic.js';
+import { TEMP_PREFIX } from '../storage/atomic.js';
 import { isIgnoredName, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
 
 /** About 10 ms of stats between two turns of the event loop. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { settingsFile } from '../files/dexi-dir.js';
-import { normaliseTag } from './tags.js';
+import { settingsFile } from '../storage/dexi-dir.js';
+import { normaliseTag } from '../format/tags.js';
 import { DexiError } from './errors.js';
 
 export interface VaultSettings {

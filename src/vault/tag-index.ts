@@ -1,4 +1,4 @@
-import { tagKey } from './tags.js';
+import { tagKey } from '../format/tags.js';
 
 /**
  * Every filter key that covers one of `tags` under the rule of `tagCovers`:

@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attachmentPathProblem } from '../../src/vault/delete.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * `delete_note` removes a note's `attachment:` only when it is a plain file

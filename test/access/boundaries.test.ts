@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
-import { teammateNoteId } from '../../src/vault/identity.js';
-import { BOUNDARY_VAULT, TEAMMATE_VAULT, id } from './fixture.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
+import { teammateNoteId } from '../../src/format/identity.js';
+import { BOUNDARY_VAULT, TEAMMATE_VAULT, id } from '../support/access-fixture.js';
 
 interface Full {
   id: string;

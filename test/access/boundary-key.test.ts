@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundaryKey, createPolicy, SHARED_NOTES_KEY, type KnownFolders } from '../../src/access/policy.js';
-import { KeptPerVisibleSet } from '../../src/index/visibility.js';
+import { KeptPerVisibleSet } from '../../src/index/fulltext/visibility.js';
 
 /** Folders as the catalog resolves them: exact spelling, else the one folder that folds alike. */
 function folders(...names: string[]): KnownFolders {

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { teammateNoteId } from '../../src/vault/identity.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { teammateNoteId } from '../../src/format/identity.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * Issue 15, finding 7: a teammate's shared note that claimed the id of one

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTE_TEMPLATE, noteUri } from '../../src/server/resources.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
-import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from './fixture.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
+import { BOUNDARY_VAULT, CASES, TEAMMATE_VAULT, TITLES, id, type BoundaryCase } from '../support/access-fixture.js';
 
 /** What a request answers, as text: its result, or the message it was refused with. */
 function answerOf(request: Promise<unknown>): Promise<string> {

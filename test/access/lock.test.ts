@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/access/policy.js';
 import { VaultView } from '../../src/access/view.js';
 import { Vault } from '../../src/vault/vault.js';
-import { removeDir, TestClock, writeVault } from '../helpers.js';
+import { removeDir, TestClock, writeVault } from '../support/helpers.js';
 
 /**
  * The boundary is decided again under the note's lock: a note another

@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, tempDir, waitFor, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, tempDir, waitFor, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * Finding 6 of issue 15: on a case-sensitive file system a vault can hold

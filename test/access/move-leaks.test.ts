@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shownFolder } from '../../src/access/view-writes.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * Findings 1, 2 and 4 of the second red-team report (issue 29), as written

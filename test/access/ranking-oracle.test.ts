@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * Issue 15, finding 3: BM25's note count, term frequencies and average

@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withBoundaryTag } from '../../src/access/view-writes.js';
-import { extractTags } from '../../src/vault/markdown.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { extractTags } from '../../src/format/markdown.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * Issue 15, finding 4: a `--tag '#work'` connection created notes outside

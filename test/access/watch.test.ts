@@ -4,7 +4,7 @@ import { createPolicy } from '../../src/access/policy.js';
 import type { NoteWatcher, VaultView } from '../../src/access/view.js';
 import { Runtime } from '../../src/server/runtime.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
-import { removeDir, TestClock, writeVault } from '../helpers.js';
+import { removeDir, TestClock, writeVault } from '../support/helpers.js';
 
 const opened: { runtime: Runtime; dir: string }[] = [];
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connect, connectClient, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, connectClient, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**
  * The differential leak test for the write tools (issue 29): the same calls

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 const SECRET_ID = '00000000-0000-4000-8000-000000000015';
 const CRLF_ID = '00000000-0000-4000-8000-000000000016';

@@ -4,8 +4,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir, writeVault } from '../helpers.js';
-import { eventually, ROOT, run, TOOL_NAMES } from './process.js';
+import { removeDir, tempDir, writeVault } from '../support/helpers.js';
+import { eventually, ROOT, run, TOOL_NAMES } from '../support/process.js';
 
 /**
  * The MCP bundle as a desktop client installs and starts it: `node

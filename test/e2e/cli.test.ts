@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
-import { cacheDir } from '../../src/files/dexi-dir.js';
-import { copySampleVault, removeDir, tempDir } from '../helpers.js';
+import { cacheDir } from '../../src/storage/dexi-dir.js';
+import { copySampleVault, removeDir, tempDir } from '../support/helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
-import { countNotes, runCli, STACK_FRAME } from './process.js';
+import { countNotes, runCli, STACK_FRAME } from '../support/process.js';
 
 /** The built CLI's failure modes and the index command, as a shell sees them. */
 

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, copySampleVault, removeDir, writeVault } from '../helpers.js';
+import { connect, copySampleVault, removeDir, writeVault } from '../support/helpers.js';
 import { git, initRepo } from '../support/git.js';
 import { startStdioServer } from '../support/stdio-server.js';
-import { CLI, eventually, ROOT, runCli, STACK_FRAME } from './process.js';
+import { CLI, eventually, ROOT, runCli, STACK_FRAME } from '../support/process.js';
 
 /**
  * The README's walk through the importers, as a new user runs it: the

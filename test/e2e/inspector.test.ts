@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { copySampleVault, removeDir, tempDir } from '../helpers.js';
-import { CLI, INSPECTOR, run, STACK_FRAME, TOOL_NAMES, type Run } from './process.js';
+import { copySampleVault, removeDir, tempDir } from '../support/helpers.js';
+import { CLI, INSPECTOR, run, STACK_FRAME, TOOL_NAMES, type Run } from '../support/process.js';
 
 /**
  * A third-party client: the MCP Inspector's CLI mode (`mcp-inspector --cli`,

@@ -3,9 +3,9 @@ import { access, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, tempDir } from '../helpers.js';
+import { removeDir, tempDir } from '../support/helpers.js';
 import { startStdioServer } from '../support/stdio-server.js';
-import { eventually, ROOT, run, TOOL_NAMES } from './process.js';
+import { eventually, ROOT, run, TOOL_NAMES } from '../support/process.js';
 
 /**
  * The package as a person installs it: `npm pack`, then an install of the

@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { chmod, chown, lstat, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outsideCacheDir } from '../../src/files/dexi-dir.js';
-import { copySampleVault, removeDir, tempDir } from '../helpers.js';
+import { outsideCacheDir } from '../../src/storage/dexi-dir.js';
+import { copySampleVault, removeDir, tempDir } from '../support/helpers.js';
 import { startStdioServer } from '../support/stdio-server.js';
-import { CLI, eventually, ROOT, run, STACK_FRAME, type Run } from './process.js';
+import { CLI, eventually, ROOT, run, STACK_FRAME, type Run } from '../support/process.js';
 
 /**
  * A vault folder the server cannot write (a colleague's folder, a mounted

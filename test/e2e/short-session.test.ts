@@ -5,9 +5,9 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../src/index/cache.js';
-import { removeDir, writeVault } from '../helpers.js';
+import { removeDir, writeVault } from '../support/helpers.js';
 import { isAlive, killHard, startStdioServer, type StdioServer } from '../support/stdio-server.js';
-import { CLI, eventually, ROOT } from './process.js';
+import { CLI, eventually, ROOT } from '../support/process.js';
 
 /**
  * A short session loses nothing (spec/vault.md, "Lasting"): the built CLI

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copySampleVault, removeDir, writeVault } from '../helpers.js';
+import { copySampleVault, removeDir, writeVault } from '../support/helpers.js';
 import { isAlive, startStdioServer, type StdioServer } from '../support/stdio-server.js';
-import { CLI, countNotes, eventually, ROOT, STACK_FRAME, TOOL_NAMES } from './process.js';
+import { CLI, countNotes, eventually, ROOT, STACK_FRAME, TOOL_NAMES } from '../support/process.js';
 
 /**
  * The built CLI, spawned as a real MCP client would spawn it: `node

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, writeVault } from '../helpers.js';
+import { removeDir, writeVault } from '../support/helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
 import { startStdioServer, type StdioServer } from '../support/stdio-server.js';
-import { CLI, eventually, ROOT, runCli, STACK_FRAME } from './process.js';
+import { CLI, eventually, ROOT, runCli, STACK_FRAME } from '../support/process.js';
 
 /**
  * The issue's "done when", through the built CLI: an assistant's `replace`

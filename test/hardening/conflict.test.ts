@@ -1,11 +1,11 @@
 import { appendFile, open, readFile, rename, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
 import { Vault, type VaultTestHooks } from '../../src/vault/vault.js';
-import { pathId } from '../../src/vault/identity.js';
-import { removeDir, TestClock, writeVault } from '../helpers.js';
-import { allFiles, notPlain } from './harness.js';
+import { pathId } from '../../src/format/identity.js';
+import { removeDir, TestClock, writeVault } from '../support/helpers.js';
+import { allFiles, notPlain } from '../support/harness.js';
 
 /**
  * An editor writes a note between the server's read of it and the rename

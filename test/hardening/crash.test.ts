@@ -2,17 +2,17 @@ import { existsSync } from 'node:fs';
 import { readFile, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
 import { cacheFile } from '../../src/index/cache.js';
-import { cacheDir } from '../../src/files/dexi-dir.js';
-import { ActivityLog, type ActivityRecord } from '../../src/vault/activity.js';
-import { settledEntries } from '../../src/vault/activity-settle.js';
+import { cacheDir } from '../../src/storage/dexi-dir.js';
+import { ActivityLog, type ActivityRecord } from '../../src/vault/record/activity.js';
+import { settledEntries } from '../../src/vault/record/activity-settle.js';
 import { hashContent } from '../../src/vault/parse.js';
-import { CLI } from '../e2e/process.js';
-import { removeDir, writeVault } from '../helpers.js';
+import { CLI } from '../support/process.js';
+import { removeDir, writeVault } from '../support/helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
-import { allFiles, createRandom, noteFiles } from './harness.js';
-import { startRaw, type RawServer } from './rpc.js';
+import { allFiles, createRandom, noteFiles } from '../support/harness.js';
+import { startRaw, type RawServer } from '../support/rpc.js';
 
 /**
  * The built server (`node dist/app/dexi-vault.js serve --vault DIR` over stdio) is

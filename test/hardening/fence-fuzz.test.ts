@@ -15,14 +15,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, lineEndingOf, replacedBody } from '../../src/files/body-edit.js';
-import { setFrontmatterKeys } from '../../src/files/frontmatter-edit.js';
-import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../../src/files/frontmatter.js';
-import { presentKey, UPDATED_KEYS } from '../../src/vault/dates.js';
+import { appendParagraph, bodyLineEndingOf, endsWithLineBreak, lineEndingOf, replacedBody } from '../../src/format/body-edit.js';
+import { setFrontmatterKeys } from '../../src/format/frontmatter-edit.js';
+import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../../src/format/frontmatter.js';
+import { presentKey, UPDATED_KEYS } from '../../src/format/dates.js';
 import { editedContent, type EditRequest } from '../../src/vault/edits.js';
 import { parseNoteFile } from '../../src/vault/parse.js';
-import { formatIso } from '../../src/vault/time.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { formatIso } from '../../src/format/time.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 import { createRng, type Rng } from '../support/random.js';
 
 const SEED = 15_02;

@@ -40,11 +40,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...real, open, default: { ...real, open } };
 });
 
-const { createFileExclusive, openRegularFile, replaceFileAtomic, replaceFileAtomicStreaming, replaceGuarded } = await import('../../src/files/atomic.js');
-const { ActivityLog } = await import('../../src/vault/activity.js');
-const { ensureTempDir } = await import('../../src/files/dexi-dir.js');
+const { createFileExclusive, openRegularFile, replaceFileAtomic, replaceFileAtomicStreaming, replaceGuarded } = await import('../../src/storage/atomic.js');
+const { ActivityLog } = await import('../../src/vault/record/activity.js');
+const { ensureTempDir } = await import('../../src/storage/dexi-dir.js');
 const { Vault } = await import('../../src/vault/vault.js');
-const { removeDir, TestClock, writeVault } = await import('../helpers.js');
+const { removeDir, TestClock, writeVault } = await import('../support/helpers.js');
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -2,12 +2,12 @@ import { lstat, mkdir, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicy, PolicyError } from '../../src/access/policy.js';
-import { endsWithLineBreak, replacedBody } from '../../src/files/body-edit.js';
-import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
-import { isWithin } from '../../src/files/paths.js';
+import { endsWithLineBreak, replacedBody } from '../../src/format/body-edit.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
+import { isWithin } from '../../src/storage/paths.js';
 import { DexiError } from '../../src/vault/errors.js';
-import { removeDir, tempDir, writeVault } from '../helpers.js';
-import { createRandom, notPlain, openShared, textOf, withTimeout, type Connection, type Shared } from './harness.js';
+import { removeDir, tempDir, writeVault } from '../support/helpers.js';
+import { createRandom, notPlain, openShared, textOf, withTimeout, type Connection, type Shared } from '../support/harness.js';
 
 /**
  * Generated hostile input, from a seeded generator (the same seed gives the

@@ -3,11 +3,11 @@ import { chmod, link, mkdir, readFile, rename, rm, stat, symlink, utimes, writeF
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/access/policy.js';
-import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
 import { MAX_NOTE_BYTES } from '../../src/vault/ignore.js';
 import { Vault } from '../../src/vault/vault.js';
-import { removeDir, tempDir, TestClock, waitFor } from '../helpers.js';
-import { notPlain, openShared, textOf, withTimeout, type Connection, type Shared } from './harness.js';
+import { removeDir, tempDir, TestClock, waitFor } from '../support/helpers.js';
+import { notPlain, openShared, textOf, withTimeout, type Connection, type Shared } from '../support/harness.js';
 
 /**
  * Files that are not what they seem: links in and out of the vault, hard

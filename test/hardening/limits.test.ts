@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS } from '../../src/server/limits.js';
 import { answerBytes, MAX_RESPONSE_BYTES } from '../../src/tools/budget.js';
 import { defineTool } from '../../src/tools/tool.js';
-import { CLI, ROOT } from '../e2e/process.js';
-import { removeDir, waitFor, writeVault } from '../helpers.js';
-import { notPlain, openShared, textOf, withTimeout, type Shared } from './harness.js';
-import { NO_MODEL } from './rpc.js';
+import { CLI, ROOT } from '../support/process.js';
+import { removeDir, waitFor, writeVault } from '../support/helpers.js';
+import { notPlain, openShared, textOf, withTimeout, type Shared } from '../support/harness.js';
+import { NO_MODEL } from '../support/rpc.js';
 import { startStdioServer } from '../support/stdio-server.js';
 
 /**

@@ -2,13 +2,13 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheDir } from '../../src/files/dexi-dir.js';
-import { historyDir } from '../../src/vault/activity.js';
+import { cacheDir } from '../../src/storage/dexi-dir.js';
+import { historyDir } from '../../src/vault/record/activity.js';
 import { NoteFiles } from '../../src/vault/note-files.js';
-import { undo } from '../../src/vault/undo.js';
+import { undo } from '../../src/vault/record/undo.js';
 import { mkdtemp } from 'node:fs/promises';
-import { sessions } from '../ownership/sessions.js';
-import type { Harness } from '../helpers.js';
+import { sessions } from '../support/sessions.js';
+import type { Harness } from '../support/helpers.js';
 
 /**
  * The copies the server keeps of note text (the history of replaced

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
-import { removeDir, tempDir, waitFor, writeVault } from '../helpers.js';
-import { allFiles, createRandom, differenceFromRebuild, noteFiles, notPlain, openShared, textOf, type Connection, type Shared } from './harness.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
+import { removeDir, tempDir, waitFor, writeVault } from '../support/helpers.js';
+import { allFiles, createRandom, differenceFromRebuild, noteFiles, notPlain, openShared, textOf, type Connection, type Shared } from '../support/harness.js';
 
 /**
  * Several MCP clients on one server create, append, replace and delete
@@ -32,7 +32,7 @@ const FOLDERS = ['', 'A', 'B', 'A/Deep'];
 const TOKEN = /^[ACEIRS]-[0-9a-z-]+$/;
 /** Clocks of two processes may differ by a little; a removal counts if it ended up to this long before a write began. */
 const CLOCK_SLACK_MS = 2;
-const ACTOR = fileURLToPath(new URL('./outside-actor.mjs', import.meta.url));
+const ACTOR = fileURLToPath(new URL('../support/outside-actor.mjs', import.meta.url));
 
 interface Write {
   origin: 'client' | 'editor' | 'sync';

@@ -2,12 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activityRows } from '../../src/cli/activity.js';
-import { activityFile, ActivityLog, parseActivity, type ActivityRecord } from '../../src/vault/activity.js';
-import { settledEntries, settlePending } from '../../src/vault/activity-settle.js';
+import { activityFile, ActivityLog, parseActivity, type ActivityRecord } from '../../src/vault/record/activity.js';
+import { settledEntries, settlePending } from '../../src/vault/record/activity-settle.js';
 import { hashContent } from '../../src/vault/parse.js';
-import { recordedCalls, undo } from '../../src/vault/undo.js';
+import { recordedCalls, undo } from '../../src/vault/record/undo.js';
 import { Vault, type VaultTestHooks } from '../../src/vault/vault.js';
-import { removeDir, TestClock, waitFor, writeVault } from '../helpers.js';
+import { removeDir, TestClock, waitFor, writeVault } from '../support/helpers.js';
 
 /**
  * A kill between a write and its record (side-by-side-2, finding 3): the

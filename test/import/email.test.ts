@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EmailError, emailSources, formatAddress, looksLikeMbox, parseEmail, readMbox, startsLikeMbox } from '../../src/import/email.js';
-import { extractTags } from '../../src/vault/markdown/analyze.js';
+import { extractTags } from '../../src/format/markdown/analyze.js';
 import type { EmailMessage, EmailSource } from '../../src/import/email.js';
 
 /** Header lines and a body joined with CRLF, as mail travels; `latin1` keeps `\xNN` escapes as single bytes. */

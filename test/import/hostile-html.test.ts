@@ -10,8 +10,8 @@ import { describePull, pullFeeds, readSubscriptions } from '../../src/import/fee
 import { importBookmarks } from '../../src/import/import-bookmarks.js';
 import { ImportRun } from '../../src/import/import-run.js';
 import type { ImportReport } from '../../src/import/report.js';
-import { CLI, runCli, STACK_FRAME } from '../e2e/process.js';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { CLI, runCli, STACK_FRAME } from '../support/process.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 // The documents of red-team-2 findings 3 and 5, and one that stays slow however it is flattened.
 

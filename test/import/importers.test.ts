@@ -8,7 +8,7 @@ import { importBookmarks } from '../../src/import/import-bookmarks.js';
 import { importEmail } from '../../src/import/import-email.js';
 import { ImportRun } from '../../src/import/import-run.js';
 import type { ImportReport } from '../../src/import/report.js';
-import { connect, removeDir, tempDir, waitForEmbeddings, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, tempDir, waitForEmbeddings, writeVault, type Harness } from '../support/helpers.js';
 
 interface Collected extends ImportReport {
   problems: string[];

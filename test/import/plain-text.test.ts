@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapePlainText } from '../../src/import/plain-text.js';
-import { extractTags, toPlainText } from '../../src/vault/markdown/analyze.js';
+import { extractTags, toPlainText } from '../../src/format/markdown/analyze.js';
 
 describe('escapePlainText: plain text as Markdown that shows the same text', () => {
   const cases: [string, string, string][] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers.js';
-import { sessions } from './sessions.js';
+import type { Harness } from '../support/helpers.js';
+import { sessions } from '../support/sessions.js';
 
 /** Obsidian's own conventions, as a person who uses Obsidian expects them read. */
 

@@ -1,8 +1,8 @@
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestClock, waitFor, type Harness } from '../helpers.js';
-import { sessions } from './sessions.js';
+import { TestClock, waitFor, type Harness } from '../support/helpers.js';
+import { sessions } from '../support/sessions.js';
 import { git, initRepo } from '../support/git.js';
 
 /**

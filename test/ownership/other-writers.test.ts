@@ -3,8 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers.js';
-import { sessions } from './sessions.js';
+import type { Harness } from '../support/helpers.js';
+import { sessions } from '../support/sessions.js';
 
 /**
  * The server beside another program that is still writing the note: it
@@ -13,7 +13,7 @@ import { sessions } from './sessions.js';
  * or in a conflict copy beside it.
  */
 
-const WRITER = fileURLToPath(new URL('./slow-writer.mjs', import.meta.url));
+const WRITER = fileURLToPath(new URL('../support/slow-writer.mjs', import.meta.url));
 
 const session = sessions();
 const serve = (files: Record<string, string>): Promise<Harness> => session.serve(files);

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pathId } from '../../src/vault/identity.js';
+import { pathId } from '../../src/format/identity.js';
 import { Vault } from '../../src/vault/vault.js';
-import { TestClock, waitFor, type Harness, type HarnessOptions } from '../helpers.js';
-import { sessions } from './sessions.js';
+import { TestClock, waitFor, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { sessions } from '../support/sessions.js';
 import { git, gitStatus, initRepo } from '../support/git.js';
 
 /**

@@ -3,10 +3,10 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter, splitFrontmatter } from '../../src/files/frontmatter.js';
-import { undo } from '../../src/vault/undo.js';
-import type { Harness } from '../helpers.js';
-import { sessions } from './sessions.js';
+import { parseFrontmatter, splitFrontmatter } from '../../src/format/frontmatter.js';
+import { undo } from '../../src/vault/record/undo.js';
+import type { Harness } from '../support/helpers.js';
+import { sessions } from '../support/sessions.js';
 
 /**
  * Slow savers beside a running server (side-by-side-2, findings 1 and 2):
@@ -18,8 +18,8 @@ import { sessions } from './sessions.js';
  * call is recorded as replacing, so that undo brings it back whole).
  */
 
-const SAVER = fileURLToPath(new URL('./slow-saver.mjs', import.meta.url));
-const WRITER = fileURLToPath(new URL('./slow-writer.mjs', import.meta.url));
+const SAVER = fileURLToPath(new URL('../support/slow-saver.mjs', import.meta.url));
+const WRITER = fileURLToPath(new URL('../support/slow-writer.mjs', import.meta.url));
 const BUSY = 'The note is being written by another program right now; nothing was changed. Try again in a moment.';
 
 const session = sessions();

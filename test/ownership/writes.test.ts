@@ -1,8 +1,8 @@
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TestClock, writeVault, type Harness } from '../helpers.js';
-import { sessions } from './sessions.js';
+import { TestClock, writeVault, type Harness } from '../support/helpers.js';
+import { sessions } from '../support/sessions.js';
 import { gitStatus, initRepo } from '../support/git.js';
 
 /**

@@ -1,9 +1,9 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, waitFor, writeVault, type Harness, type HarnessOptions, vaultFiles } from '../helpers.js';
-import { activityFile, historyDir, parseActivity, type ActivityRecord } from '../../src/vault/activity.js';
-import { undo } from '../../src/vault/undo.js';
+import { connect, removeDir, waitFor, writeVault, type Harness, type HarnessOptions, vaultFiles } from '../support/helpers.js';
+import { activityFile, historyDir, parseActivity, type ActivityRecord } from '../../src/vault/record/activity.js';
+import { undo } from '../../src/vault/record/undo.js';
 
 const PLAN_ID = '00000000-0000-4000-8000-0000000000a1';
 const CARD_ID = '00000000-0000-4000-8000-0000000000a2';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, copySampleVault, removeDir, type Harness } from '../helpers.js';
+import { connect, copySampleVault, removeDir, type Harness } from '../support/helpers.js';
 
 /** What an assistant reads before it calls anything: tools/list and the initialize instructions. */
 let h: Harness;

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activityRows } from '../../src/cli/activity.js';
-import { activityFile, parseActivity } from '../../src/vault/activity.js';
-import { undo } from '../../src/vault/undo.js';
-import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
+import { activityFile, parseActivity } from '../../src/vault/record/activity.js';
+import { undo } from '../../src/vault/record/undo.js';
+import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
 
 const PLAN_ID = '00000000-0000-4000-8000-0000000000e1';
 const WIN_ID = '00000000-0000-4000-8000-0000000000e2';

@@ -4,12 +4,12 @@
  * through a connection's boundary; and move_note, which files a note into a
  * folder and rewrites the links the move would break, every other byte kept.
  * The pure rules (what a link is, which note it names) are in
- * test/unit/links.test.ts.
+ * test/format/links.test.ts.
  */
 import { appendFile, mkdir, open as openFile, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshVaults, waitFor, type Harness } from '../helpers.js';
+import { freshVaults, waitFor, type Harness } from '../support/helpers.js';
 
 interface Ref {
   id: string;

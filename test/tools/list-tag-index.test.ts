@@ -2,8 +2,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connect, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
-import { noteHasTag, tagFilterCandidates } from '../../src/vault/tags.js';
+import { connect, removeDir, waitFor, writeVault, type Harness } from '../support/helpers.js';
+import { noteHasTag, tagFilterCandidates } from '../../src/format/tags.js';
 import { createRng, type Rng } from '../support/random.js';
 
 /*

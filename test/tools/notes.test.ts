@@ -1,9 +1,9 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { connect, removeDir, TestClock, writeVault, type Harness } from '../helpers.js';
-import { pathId } from '../../src/vault/identity.js';
-import { FIXTURE } from './fixture.js';
+import { connect, removeDir, TestClock, writeVault, type Harness } from '../support/helpers.js';
+import { pathId } from '../../src/format/identity.js';
+import { FIXTURE } from '../support/tools-fixture.js';
 
 interface Item {
   id: string;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 const opened: Harness[] = [];
 const dirs: string[] = [];

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { connect, connectClient, removeDir, writeVault, type Harness } from '../helpers.js';
-import { BOUNDARY_VAULT, CASES, id } from '../access/fixture.js';
+import { connect, connectClient, removeDir, writeVault, type Harness } from '../support/helpers.js';
+import { BOUNDARY_VAULT, CASES, id } from '../support/access-fixture.js';
 
 /** get_note's answer, the parts this file reads. */
 interface Reading {

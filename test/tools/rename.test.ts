@@ -5,14 +5,14 @@
  * vault is written, a name another note the connection sees holds is
  * refused, an outside note changes nothing the connection reads, and undo
  * takes the whole rename back byte for byte. The pure rules are in
- * test/unit/link-forms.test.ts.
+ * test/format/link-forms.test.ts.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activityFile, parseActivity } from '../../src/vault/activity.js';
-import { undo } from '../../src/vault/undo.js';
-import { freshVaults, vaultFiles } from '../helpers.js';
+import { activityFile, parseActivity } from '../../src/vault/record/activity.js';
+import { undo } from '../../src/vault/record/undo.js';
+import { freshVaults, vaultFiles } from '../support/helpers.js';
 
 interface Full {
   id: string;

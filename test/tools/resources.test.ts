@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOTE_TEMPLATE, noteIdOfUri, noteUri, RESOURCE_PAGE_SIZE } from '../../src/server/resources.js';
-import { connect, connectClient, removeDir, waitFor, writeVault, type Harness } from '../helpers.js';
+import { connect, connectClient, removeDir, waitFor, writeVault, type Harness } from '../support/helpers.js';
 
 const opened: Harness[] = [];
 const dirs: string[] = [];

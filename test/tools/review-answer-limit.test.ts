@@ -7,7 +7,7 @@ import { Runtime } from '../../src/server/runtime.js';
 import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
-import { removeDir, TestClock, writeVault } from '../helpers.js';
+import { removeDir, TestClock, writeVault } from '../support/helpers.js';
 
 /** Three due cards of about 60 kB each: one fits an answer of 300,000 bytes, two do not. */
 function cards(): Record<string, string> {

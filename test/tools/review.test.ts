@@ -1,8 +1,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { connect, copySampleVault, removeDir, TestClock, writeVault, type Harness, type HarnessOptions } from '../helpers.js';
-import { teammateNoteId } from '../../src/vault/identity.js';
+import { connect, copySampleVault, removeDir, TestClock, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { teammateNoteId } from '../../src/format/identity.js';
 
 interface DueItem {
   id: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/access/policy.js';
 import { similarityFor } from '../../src/index/vectors/calibration.js';
-import { connect, copySampleVault, removeDir, writeVault, type Harness } from '../helpers.js';
+import { connect, copySampleVault, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 interface Item {
   id: string;

@@ -1,5 +1,5 @@
-import { settledEntries } from '../../vault/activity-settle.js';
-import { ActivityLog } from '../../vault/activity.js';
+import { settledEntries } from '../../vault/record/activity-settle.js';
+import { ActivityLog } from '../../vault/record/activity.js';
 import { systemClock } from '../../vault/clock.js';
 import { activityRows, sinceTime } from '../activity.js';
 import { UsageError, type ActivityConfig } from '../args.js';

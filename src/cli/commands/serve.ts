@@ -3,7 +3,7 @@ import { TokenStore } from '../../access/tokens.js';
 import { buildInstructions } from '../../server/instructions.js';
 import type { Runtime } from '../../server/runtime.js';
 import { createMcpServer } from '../../server/server.js';
-import { serveStdio } from '../../server/stdio.js';
+import { serveStdio } from '../../server/transports/stdio.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { ServeConfig } from '../args.js';
 import { feedPuller } from '../feed-scheduler.js';
@@ -53,7 +53,7 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
   let handle;
   try {
     // Loaded only here, so that stdio start-up does not pay for the HTTP stack.
-    const { serveHttp } = await import('../../server/http.js');
+    const { serveHttp } = await import('../../server/transports/http.js');
     handle = await serveHttp({
       runtime,
       tokens,

@@ -1,4 +1,4 @@
-import { describeCall, undo } from '../../vault/undo.js';
+import { describeCall, undo } from '../../vault/record/undo.js';
 import type { UndoConfig } from '../args.js';
 import { activityLogOf } from './activity.js';
 

@@ -1,4 +1,4 @@
-import { toPlainText } from '../../vault/markdown.js';
+import { toPlainText } from '../../format/markdown.js';
 
 /** What semantic search embeds for a note: its title, then its body as plain text. */
 export function embeddingText(title: string, body: string): string {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { replaceFileAtomic, TEMP_PREFIX, tempPathFor } from '../../files/atomic.js';
+import { replaceFileAtomic, TEMP_PREFIX, tempPathFor } from '../../storage/atomic.js';
 import type { ChunkStore } from './chunk-store.js';
 import { HnswGraph } from './hnsw-graph.js';
 

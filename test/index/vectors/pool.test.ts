@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createEmbedder, type Embedder } from '../../../src/index/vectors/embedder.js';
+import { EmbeddingPool } from '../../../src/index/vectors/embedding-pool.js';
+
+const texts = [
+  'Sourdough needs a lively starter and a long cold proof.',
+  'Scales and arpeggios on the violin every morning.',
+  'Quarterly budget review with the finance team.',
+  'A walk along the river at dusk, herons everywhere.',
+  '',
+  'Kubernetes pods restart when the liveness probe fails.',
+];
+
+describe('EmbeddingPool', () => {
+  let inThread: Embedder;
+  let pool: EmbeddingPool;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    [inThread, pool] = await Promise.all([
+      createEmbedder({ kind: 'use-lite' }),
+      EmbeddingPool.create({ spec: { kind: 'use-lite' }, workers: 2, batchSize: 2, log: (l) => log.push(l) }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([inThread?.close(), pool?.close()]);
+  });
+
+  it('returns the same vectors as the embedder in this thread, in order', async () => {
+    const [expected, actual] = await Promise.all([inThread.embed(texts), pool.embed(texts)]);
+    expect(pool.id).toBe('use-lite-512');
+    expect(pool.dimensions).toBe(512);
+    expect(actual).toHaveLength(texts.length);
+    actual.forEach((vector, i) => {
+      expect(vector).toHaveLength(512);
+      const want = expected[i] as number[];
+      vector.forEach((x, j) => expect(x).toBeCloseTo(want[j] as number, 5));
+    });
+  });
+
+  it('replaces a worker that dies and still answers', async () => {
+    // Simulate a crash (out of memory, a native fault) by ending one worker thread.
+    const runners = (pool as unknown as { runners: { worker?: { terminate(): Promise<number> } }[] }).runners;
+    await runners[0]?.worker?.terminate();
+    const [expected] = await inThread.embed([texts[0] as string]);
+    const results = await Promise.all([pool.embed(texts), pool.embed([texts[0] as string], { priority: 'high' })]);
+    expect(results[1][0]?.[0]).toBeCloseTo(expected?.[0] ?? NaN, 5);
+    expect(results[0]).toHaveLength(texts.length);
+    await vi.waitFor(() => expect(pool.workerCount).toBe(2), { timeout: 15_000 });
+    expect(log.some((line) => line.includes('stopped'))).toBe(true);
+  });
+});
