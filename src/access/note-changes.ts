@@ -58,3 +58,36 @@ export function listenToNotes(vault: Vault, listener: NoteChangeListener): () =>
 export function noteListeners(vault: Vault): number {
   return byVault.get(vault)?.size ?? 0;
 }
+
+/**
+ * What a connection hears of the notes' changes through its view
+ * (`VaultView#watch`, through `watchNotes`).
+ */
+export interface NoteWatcher {
+  /**
+   * A note changed, appeared or went: `visible` says whether this connection
+   * sees it now (a note removed is not visible). Told of a note it sees now,
+   * and of one it cannot see only when `knows` names it: an id outside its
+   * view that it was never given is never handed to it.
+   */
+  changed(id: string, visible: boolean): void;
+  /** Whether the watcher was given this id before (a note it listed or follows). */
+  knows(id: string): boolean;
+}
+
+/**
+ * Tell `watcher` of changes to the notes of `vaults` that `sees` lets
+ * through (and of one it knows leaving its view), until the function
+ * returned is called.
+ */
+export function watchNotes(vaults: readonly Vault[], sees: (id: string) => boolean, watcher: NoteWatcher): () => void {
+  const stops = vaults.map((vault) =>
+    listenToNotes(vault, (id, removed) => {
+      const visible = !removed && sees(id);
+      if (visible || watcher.knows(id)) watcher.changed(id, visible);
+    }),
+  );
+  return () => {
+    for (const stop of stops.splice(0)) stop();
+  };
+}

@@ -3,63 +3,17 @@ import { notePhraseCheck } from '../index/fulltext/note-phrases.js';
 import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/fulltext/query-syntax.js';
 import type { Visibility } from '../index/fulltext/visibility.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { foldName, resolveName } from '../storage/names.js';
-import { DexiError, FolderNotFoundError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
-import { extractTags } from '../format/markdown.js';
+import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
-import { noteHasTag } from '../format/tags.js';
-import { folderOf } from '../vault/parse.js';
 import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
-import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
-import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
-import { askedName } from '../vault/move-target.js';
-import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
-import { listenToNotes } from './note-changes.js';
-import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
+import type { BodyOperation } from '../vault/body-edits.js';
+import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
+import type { PropertyValue } from '../vault/properties.js';
+import { watchNotes, type NoteWatcher } from './note-changes.js';
+import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
+import { ViewWrites, type NewNote } from './view-writes.js';
 
-/**
- * A new note's text with the boundary tag counted in it: as given when it
- * has the tag, else with the tag appended as a last paragraph. Text that
- * leaves a block open (a code fence, `<pre>`, `<script>`, an HTML comment)
- * would swallow an appended tag, so the tag then goes first instead; if it
- * still would not count, the create is refused. Pure.
- */
-export function withBoundaryTag(body: string, tag: string | undefined): string {
-  if (tag === undefined) return body;
-  const counts = (text: string): boolean => noteHasTag(extractTags(text), [tag]);
-  if (counts(body)) return body;
-  if (body.trim() === '') return tag;
-  const appended = `${body.replace(/\s+$/u, '')}\n\n${tag}`;
-  if (counts(appended)) return appended;
-  const prepended = `${tag}\n\n${body}`;
-  if (counts(prepended)) return prepended;
-  throw new InvalidInputError(`This connection is limited to the tag ${tag}, and the text would hide it (it leaves a block open); put ${tag} where it counts as a tag.`);
-}
-
-/**
- * The folder a move answers with: each folder of `landed` (where the note
- * went, spelt as on disk) that the connection saw before the move as it is,
- * (or a folder below it), each other one as the connection named it (`asked`, which folds alike
- * segment by segment). A folder it could not see, named in another case, is
- * moved into as it is spelt on disk (no look-alike is made beside it), and
- * the answer is the one it would be had that folder not been there. Pure.
- */
-export function shownFolder(asked: string, landed: string, visible: ReadonlySet<string>): string {
-  const wanted = asked.split('/');
-  const spelt = landed.split('/');
-  if (wanted.length !== spelt.length || foldName(asked) !== foldName(landed)) return landed;
-  const seen = (folder: string): boolean => visible.has(folder) || [...visible].some((other) => other.startsWith(`${folder}/`));
-  return spelt.map((segment, i) => (seen(spelt.slice(0, i + 1).join('/')) ? segment : (wanted[i] as string))).join('/');
-}
-
-/** What create_note asks for: `folder` as move_note names it, `properties` as set_properties takes them. */
-export interface NewNote {
-  title: string;
-  text: string;
-  noteCap: number | null;
-  folder?: string | undefined;
-  properties?: Readonly<Record<string, PropertyValue>> | undefined;
-}
+export type { NoteWatcher } from './note-changes.js';
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
 const READY_WAIT_MS = 2000;
@@ -99,22 +53,6 @@ interface RankedTextHit extends FullTextHit {
   vault: Vault;
 }
 
-/**
- * What a connection hears of the notes' changes through its view
- * (`VaultView#watch`).
- */
-export interface NoteWatcher {
-  /**
-   * A note changed, appeared or went: `visible` says whether this connection
-   * sees it now (a note removed is not visible). Told of a note it sees now,
-   * and of one it cannot see only when `knows` names it: an id outside its
-   * view that it was never given is never handed to it.
-   */
-  changed(id: string, visible: boolean): void;
-  /** Whether the watcher was given this id before (a note it listed or follows). */
-  knows(id: string): boolean;
-}
-
 /** How far semantic search has embedded the notes, while it is not done. */
 export interface EmbeddingProgress {
   /** Visible notes embedded in full. */
@@ -131,6 +69,9 @@ export interface EmbeddingProgress {
  * indistinguishable from one that does not exist.
  */
 export class VaultView {
+  /** The writes, deciding their boundary with this view's reads (view-writes.ts). */
+  private readonly writes: ViewWrites;
+
   constructor(
     private readonly own: Vault,
     private readonly teammates: readonly Vault[],
@@ -138,7 +79,16 @@ export class VaultView {
     private readonly indexes: SearchIndexes = { fulltext: new Map(), semantic: undefined },
     /** Where this connection's writes are recorded, and the connection's name there ("stdio", "token NAME"). */
     private readonly activity?: { log: ActivityLog; by: string },
-  ) {}
+  ) {
+    this.writes = new ViewWrites({
+      own,
+      policy,
+      seesOwn: (record) => this.seesOwn(record),
+      writable: (id) => this.writable(id),
+      visibleFolders: () => this.folderCounts().folders.keys(),
+      journal: (tool) => this.journal(tool),
+    });
+  }
 
   /** The journal of one tool call's writes, when writes are recorded. */
   private journal(tool: string): WriteJournal | undefined {
@@ -355,15 +305,7 @@ export class VaultView {
    * however many connections watch (note-changes.ts).
    */
   watch(watcher: NoteWatcher): () => void {
-    const stops = this.searchableVaults().map((vault) =>
-      listenToNotes(vault, (id, removed) => {
-        const visible = !removed && this.find(id) !== undefined;
-        if (visible || watcher.knows(id)) watcher.changed(id, visible);
-      }),
-    );
-    return () => {
-      for (const stop of stops.splice(0)) stop();
-    };
+    return watchNotes(this.searchableVaults(), (id) => this.find(id) !== undefined, watcher);
   }
 
   /** The vaults this connection may search: its own, and teammates' where shared notes are visible. */
@@ -436,159 +378,40 @@ export class VaultView {
     return found.record;
   }
 
-  /**
-   * Refuses a write to a note outside the boundary, decided on the note as
-   * it is under its lock (it may have been moved out since the tool looked):
-   * such a note is "not found", as everywhere else.
-   */
-  private readonly admitOwn = (record: NoteRecord): void => {
-    if (!this.seesOwn(record)) throw new NoteNotFoundError();
-  };
-
-  /**
-   * Create a note: filed into `folder` (named as `move` takes it, bounded
-   * alike) or else the boundary folder, the boundary tag added to its text
-   * when missing, with `properties` in its frontmatter from the start.
-   */
-  async create(request: NewNote, tool: string): Promise<NoteWithBody> {
-    const properties = request.properties === undefined ? undefined : this.checkedProperties(request.properties);
-    const { folder, tag } = this.policy;
-    const journal = this.journal(tool);
-    const asked = request.folder === undefined ? undefined : this.askedFolder(request.folder);
-    const made = await this.own.create({
-      title: request.title,
-      text: withBoundaryTag(request.text, tag),
-      folder: asked !== undefined ? asked.folder : folder === undefined ? null : (this.own.findFolder(folder) ?? folder),
-      noteCap: request.noteCap,
-      ...(properties ? { properties } : {}),
-      ...(journal ? { journal } : {}),
-    });
-    return asked === undefined ? made : this.shownIn(made, asked);
+  /** Create a note, filed and tagged inside the boundary (`ViewWrites#create`). */
+  create(request: NewNote, tool: string): Promise<NoteWithBody> {
+    return this.writes.create(request, tool);
   }
 
-  /** Change a note's body or title; an edit that would take away the boundary tag is refused, naming it. */
+  /** Change a note's body or title, keeping the boundary tag (`ViewWrites#update`). */
   update(id: string, request: Pick<UpdateRequest, 'mode' | 'text' | 'title'>, tool: string): Promise<NoteWithBody> {
-    this.writable(id);
-    const { tag } = this.policy;
-    const edit: UpdateRequest = { ...request, admit: this.admitOwn };
-    if (tag !== undefined) edit.guard = this.keepsTag;
-    return this.own.update(id, edit, this.journal(tool));
+    return this.writes.update(id, request, tool);
   }
 
-  /** Edit inside an own, visible note's body (`edit_note`); as with update, an edit that would take away the boundary tag is refused. */
+  /** Edit inside a note's body, keeping the boundary tag (`ViewWrites#editBody`). */
   editBody(id: string, operation: BodyOperation, tool: string): Promise<NoteWithBody> {
-    this.writable(id);
-    const edit: BodyEditRequest = { operation, admit: this.admitOwn };
-    if (this.policy.tag !== undefined) edit.guard = this.keepsTag;
-    return this.own.editBody(id, edit, this.journal(tool));
+    return this.writes.editBody(id, operation, tool);
   }
 
-  /** Refuses the tags a note would have after an edit when the boundary tag is not among them, naming it. */
-  private readonly keepsTag = (tagsAfter: string[]): void => {
-    const { tag } = this.policy;
-    if (tag !== undefined && !keepsBoundaryTag(this.policy, tagsAfter)) {
-      throw new InvalidInputError(`This edit would remove the tag ${tag}, which this connection is limited to; keep ${tag} in the text.`);
-    }
-  };
-
-  /**
-   * set_properties on an own, visible note (properties.ts: what may be set, and how); under a tag boundary, a change
-   * that would take the boundary tag away (from `tags`, with no copy of it
-   * in the body) is refused, naming it.
-   */
+  /** set_properties, keeping the boundary tag and, under a boundary, the title (`ViewWrites#setProperties`). */
   setProperties(id: string, properties: Readonly<Record<string, PropertyValue>>, tool: string): Promise<NoteWithBody> {
-    // Checked before the note is looked up: the same answer for every id, and nothing written.
-    const request: PropertiesRequest = { properties: this.checkedProperties(properties), admit: this.admitOwn };
-    this.writable(id);
-    const { tag } = this.policy;
-    if (tag !== undefined) {
-      request.guard = (tagsAfter) => {
-        if (!keepsBoundaryTag(this.policy, tagsAfter)) {
-          throw new InvalidInputError(`This change would remove the tag ${tag}, which this connection is limited to; keep ${tag} in tags.`);
-        }
-      };
-    }
-    return this.own.setProperties(id, request, this.journal(tool));
+    return this.writes.setProperties(id, properties, tool);
   }
 
-  /**
-   * checkProperties, and under a boundary no removal of `title`. Security:
-   * the title would then come from the file name, which is numbered (` 2`)
-   * where a note the connection cannot see held the name when it was made
-   * or moved; a title given instead tells nothing.
-   */
-  private checkedProperties(properties: Readonly<Record<string, PropertyValue>>): PropertyUpdates {
-    const updates = checkProperties(properties);
-    if (isBounded(this.policy) && Object.hasOwn(updates, 'title') && updates.title === undefined) {
-      throw new InvalidInputError('This connection cannot remove the title property; set it to the title wanted instead.');
-    }
-    return updates;
-  }
-
-  /** Write frontmatter keys of an own, visible note (a card's review block). */
+  /** Write frontmatter keys of an own, visible note (`ViewWrites#setFrontmatter`). */
   setFrontmatter(id: string, updates: Record<string, unknown>, tool: string): Promise<NoteRecord> {
-    this.writable(id);
-    return this.own.setFrontmatter(id, updates, this.admitOwn, this.journal(tool));
+    return this.writes.setFrontmatter(id, updates, tool);
   }
 
-  /**
-   * Move an own, visible note into a folder (`"unfiled"`: the vault's top
-   * level; left out: where it is), made when missing, and/or rename it
-   * (`newName`, checked by `askedName`). The folder is named as list_folders names it
-   * (any case); a name that is none of the folders this connection sees is
-   * a new folder of that spelling. Under a folder boundary the folder must
-   * lie inside it, else it is "Folder not found", as a folder outside is
-   * everywhere else.
-   */
-  async move(id: string, folderName: string | undefined, tool: string, newName?: string): Promise<NoteWithBody> {
-    this.writable(id);
-    const name = newName === undefined ? undefined : askedName(newName);
-    const asked = folderName === undefined ? undefined : this.askedFolder(folderName);
-    const seen = isBounded(this.policy) ? (record: NoteRecord): boolean => this.seesOwn(record) : undefined;
-    const target = name === undefined ? { folder: asked?.folder } : { folder: asked?.folder, name };
-    const moved = await this.own.move(id, target, this.admitOwn, this.journal(tool), seen);
-    return asked === undefined ? moved : this.shownIn(moved, asked);
+  /** Move and/or rename a note, inside the boundary (`ViewWrites#move`). */
+  move(id: string, folderName: string | undefined, tool: string, newName?: string): Promise<NoteWithBody> {
+    return this.writes.move(id, folderName, tool, newName);
   }
 
-  /**
-   * The folder a move or a create names (`"unfiled"`: the top level), as
-   * `move` resolves it, with the folders this connection sees; "Folder not
-   * found" for one outside its boundary.
-   */
-  private askedFolder(folderName: string): { folder: string | null; visible: Set<string> } {
-    const trimmed = folderName.trim().replace(/^\/+|\/+$/g, '');
-    let folder: string | null = null;
-    // Resolved among the folders this connection sees, so that a look-alike spelling outside its view is never revealed.
-    const visible = new Set(this.folderCounts().folders.keys());
-    if (trimmed.toLowerCase() !== 'unfiled') folder = resolveName(trimmed, visible) ?? trimmed;
-    if (!folderInBoundary(this.policy, folder, this.own)) throw new FolderNotFoundError(folderName);
-    return { folder, visible };
-  }
-
-  /** A note that landed in the folder asked for, with that folder as the connection knows it (see `shownFolder`). */
-  private shownIn(note: NoteWithBody, asked: { folder: string | null; visible: Set<string> }): NoteWithBody {
-    const landed = note.record.folder;
-    if (asked.folder === null || landed === null || landed === asked.folder) return note;
-    return { ...note, record: { ...note.record, folder: shownFolder(asked.folder, landed, asked.visible) } };
-  }
-
-  /** Delete an own, visible note, and its attachment where the boundary admits it (see `admitAttachment`). */
+  /** Delete a note, and its attachment where the boundary admits it (`ViewWrites#delete`). */
   delete(id: string, tool: string): Promise<Deleted> {
-    this.writable(id);
-    return this.own.delete(id, this.admitOwn, this.admitAttachment, this.journal(tool));
+    return this.writes.delete(id, tool);
   }
-
-  /**
-   * An attachment is inside the boundary when its folder is inside the
-   * boundary folder; under a tag boundary (attachments have no tags), when it
-   * lies in its note's own folder or below it.
-   */
-  private readonly admitAttachment = (attachmentPath: string, note: NoteRecord): boolean => {
-    const folder = folderOf(attachmentPath);
-    if (!folderInBoundary(this.policy, folder, this.own)) return false;
-    if (this.policy.tag === undefined || note.folder === null) return true;
-    return folder !== null && (folder === note.folder || folder.startsWith(`${note.folder}/`));
-  };
 
   private teammateOf(id: string): Vault {
     const vault = this.teammates.find((candidate) => candidate.get(id) !== undefined);

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { shownFolder } from '../../src/access/view.js';
+import { shownFolder } from '../../src/access/view-writes.js';
 import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withBoundaryTag } from '../../src/access/view.js';
+import { withBoundaryTag } from '../../src/access/view-writes.js';
 import { extractTags } from '../../src/format/markdown.js';
 import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
 

@@ -1,10 +1,13 @@
 import type { Options } from 'minisearch';
 import { StatefulMiniSearch, type EngineState, type FieldPostings } from './engine-state.js';
+import { addWordScores, clearSums, cutByLevel, emptySums, groupCoverage, holdsIn, matchedTerms, type Bm25Notes, type Expansion, type Sums } from './bm25-sums.js';
+import { readPage, type PendingChecks, type PhraseCheck, type PhraseLookup, type RankedCandidate } from './phrase-reading.js';
 import type { QueryWords, WordGroup } from './query-syntax.js';
 import { TopK } from '../top-k.js';
 import { KeptPerVisibleSet, visibleParts, type VisibleSet } from './visibility.js';
 
 export type { EngineCounts, EngineDocument, EngineState, FieldPostings } from './engine-state.js';
+export type { PhraseCheck, PhraseLookup } from './phrase-reading.js';
 
 /**
  * MiniSearch with additions that need its protected members, reached
@@ -26,7 +29,8 @@ export type { EngineCounts, EngineDocument, EngineState, FieldPostings } from '.
  *   vault, `vim mode` ranked "Views and editing mode" first, issue 16).
  *   `rank` and `rankReading` also apply the query syntax (query-syntax.ts):
  *   exclusions, and phrases, which `rankReading` looks for in the notes'
- *   text, since the index keeps no word positions.
+ *   text, since the index keeps no word positions (phrase-reading.ts). The
+ *   per-note sums are added up in bm25-sums.ts.
  * - `fromState`: an index made from a snapshot's state (engine-state.ts,
  *   the base class, reads the state out and holds the per-note table).
  */
@@ -53,24 +57,6 @@ export interface RankedPage {
 /** A query in the index's words: see `queryWords` in query-syntax.ts. */
 export type RankQuery = QueryWords;
 
-/** A phrase to look for in a note's text, in the fields (by name) that hold all its words. */
-export interface PhraseLookup {
-  terms: readonly string[];
-  fields: readonly string[];
-}
-
-/** Which of `phrases` the note holds (adjacent, in order); undefined when the note cannot be read any more. */
-export type PhraseCheck = (id: string, phrases: readonly PhraseLookup[]) => Promise<readonly boolean[] | undefined>;
-
-/** What must be read of one note before it is known to match. */
-interface PendingChecks {
-  lookups: PhraseLookup[];
-  /** Per group with a phrase that only reading can settle: the lookups of its phrases, one of which the note must hold. */
-  needs: number[][];
-  /** Lookups of excluded phrases: holding one leaves the note out. */
-  leaveOut: number[];
-}
-
 interface Candidates {
   /** Short ids of the notes that may match, by coverage. */
   byLevel: Int32Array[];
@@ -81,26 +67,6 @@ interface Candidates {
   hit(id: string, doc: number, coverage: number): RankedHit;
   /** Hand the per-note sums back for the next search; call once the page is made. */
   release(): void;
-}
-
-/** A search's per-note sums, by short id; all zero between searches. */
-interface Sums {
-  total: Float64Array;
-  perWord: Float64Array;
-  quality: Uint16Array;
-  /** The notes a search touched, then those each query word matched: lists as long as the sums, filled from the start. */
-  touched: Int32Array;
-  matched: Int32Array[];
-}
-
-/** Notes read at once while a phrase is looked for. */
-const READ_AHEAD = 16;
-
-/** One word of the index that a query word reaches, with its weight. */
-interface Expansion {
-  term: string;
-  weight: number;
-  postings: FieldPostings;
 }
 
 /**
@@ -139,7 +105,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const spare = this.spareSums;
     this.spareSums = undefined;
     if (spare && spare.total.length >= slots) return spare;
-    return { total: new Float64Array(slots), perWord: new Float64Array(slots), quality: new Uint16Array(slots), touched: new Int32Array(slots), matched: [] };
+    return emptySums(slots);
   }
 
   constructor(options: Options<T>) {
@@ -217,161 +183,79 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     const { byLevel, score, pending } = found;
     if (pending.size === 0) return this.best(found, limit);
     // Every candidate in rank order: the levels top down, each by score, then id.
-    const order: { doc: number; id: string; level: number }[] = [];
+    const order: RankedCandidate[] = [];
     for (let level = byLevel.length - 1; level >= 0; level--) {
       const docs = Array.from(byLevel[level] as Int32Array, (doc) => ({ doc, id: this._documentIds.get(doc) as string, level }));
       docs.sort((a, b) => (score[b.doc] as number) - (score[a.doc] as number) || compareIds(a.id, b.id));
       for (const candidate of docs) order.push(candidate);
     }
-    let reads = 0;
-    let matchedReads = 0;
-    /** Whether each of `docs` matches, reading the pending ones together. */
-    const matchAll = async (docs: readonly { doc: number; id: string }[]): Promise<boolean[]> => {
-      const held = await Promise.all(docs.map(({ doc, id }) => {
-        const checks = pending.get(doc);
-        return checks === undefined ? undefined : check(id, checks.lookups);
-      }));
-      return docs.map(({ doc }, k) => {
-        const checks = pending.get(doc);
-        if (checks === undefined) return true;
-        reads++;
-        const holds = held[k];
-        const matches = holds !== undefined && checks.needs.every((alternatives) => alternatives.some((j) => holds[j] === true)) && !checks.leaveOut.some((j) => holds[j] === true);
-        if (matches) matchedReads++;
-        return matches;
-      });
-    };
-
-    const hits: RankedHit[] = [];
-    let count = 0;
-    let at = 0;
-    // The page, best first.
-    while (at < order.length && hits.length < limit && reads < budget) {
-      const chunk: typeof order = [];
-      let toRead = 0;
-      while (at < order.length && toRead < Math.min(READ_AHEAD, budget - reads)) {
-        const candidate = order[at++] as (typeof order)[number];
-        chunk.push(candidate);
-        if (pending.has(candidate.doc)) toRead++;
-      }
-      const matches = await matchAll(chunk);
-      chunk.forEach(({ doc, id, level }, k) => {
-        if (!matches[k]) return;
-        count++;
-        if (hits.length < limit) hits.push(found.hit(id, doc, level));
-      });
-    }
-    // The count of the rest.
-    const unread: (typeof order)[number][] = [];
-    for (; at < order.length; at++) {
-      const candidate = order[at] as (typeof order)[number];
-      if (pending.has(candidate.doc)) unread.push(candidate);
-      else count++;
-    }
-    if (unread.length === 0) return { total: count, hits };
-    const left = Math.max(0, budget - reads);
-    const sample = unread.length <= left ? unread : Array.from({ length: left }, (_, i) => unread[Math.floor(((i + 0.5) * unread.length) / left)] as (typeof order)[number]);
-    let matchedSample = 0;
-    for (let i = 0; i < sample.length; i += READ_AHEAD) {
-      for (const matches of await matchAll(sample.slice(i, i + READ_AHEAD))) if (matches) matchedSample++;
-    }
-    if (sample.length === unread.length) return { total: count + matchedSample, hits };
-    // Too many to read: the rate of the sample, or, with no budget left for one, of the notes read for the page.
-    const rate = sample.length > 0 ? matchedSample / sample.length : reads > 0 ? matchedReads / reads : 1;
-    return { total: count + Math.round(unread.length * rate), hits, approximate: true };
+    return readPage(order, pending, check, budget, limit, ({ id, doc, level }) => found.hit(id, doc, level));
   }
 
   /** Every note `query` may find, by level (how many groups it holds), with what remains to be read of them. */
   private candidates(query: RankQuery, visible: VisibleSet): Candidates {
-    this.table ??= this.documentTable();
-    const seen = visible === undefined ? undefined : this.statisticsFor(visible);
-    // The notes that count: every live one, or the live ones the connection sees.
-    const live = seen?.visible ?? this.table.live;
-    const { lengths } = this.table;
-    const documentCount = seen?.documentCount ?? this._documentCount;
-    const averageFieldLength = seen?.averageFieldLength ?? this._avgFieldLength;
-    const fieldCount = this.fieldNames.length;
+    const notes = this.notesThatCount(visible);
     const options = this._options.searchOptions;
-    const { k, b, d } = options.bm25;
     const words = query.terms.map(({ term }) => term);
     const expansionsPerWord = query.terms.map(({ term, exact }, i) => (exact ? this.exactly(term) : this.expand(term, i, words)));
     const slots = this._nextId;
     const sums = this.takeSums(slots);
-    const { total, perWord } = sums;
-    // How many distinct query words each note matched: MiniSearch multiplies the sum by it.
-    const { quality } = sums;
-    let touchedCount = 0;
-    // The notes each query word matched, for the groups.
-    const matchedBy: Int32Array[] = [];
-    const seenWords = new Set<string>();
     const fields = this.fieldNames.map((name) => ({ id: this._fieldIds[name], boost: options.boost[name] || 1 }));
-
-    for (const [w, expansions] of expansionsPerWord.entries()) {
-      const counts = !seenWords.has(words[w] as string);
-      seenWords.add(words[w] as string);
-      // Reused between searches like the sums: a list grown note by note
-      // was garbage of up to 400 KB a common word at 100,000 notes.
-      const inWord = (sums.matched[w] ??= new Int32Array(total.length));
-      let inCount = 0;
-      for (const expansion of expansions) {
-        for (const field of fields) {
-          if (field.id === undefined) continue;
-          const frequencies = expansion.postings.get(field.id);
-          if (!frequencies) continue;
-          const matching = seen === undefined && this._dirtCount === 0 ? frequencies.size : liveCount(live, frequencies);
-          const idf = Math.log(1 + (documentCount - matching + 0.5) / (matching + 0.5));
-          const average = averageFieldLength[field.id] ?? 1;
-          const factor = expansion.weight * field.boost;
-          const fieldId = field.id;
-          frequencies.forEach((frequency, doc) => {
-            // A discarded note's postings stay until MiniSearch vacuums them; an unseen note counts for nothing.
-            if (live[doc] !== 1) return;
-            const length = lengths[doc * fieldCount + fieldId] as number;
-            const bm25 = idf * (d + (frequency * (k + 1)) / (frequency + k * (1 - b + (b * length) / average)));
-            const before = perWord[doc] as number;
-            if (before === 0) inWord[inCount++] = doc;
-            perWord[doc] = before + factor * bm25;
-          });
-        }
-      }
-      for (let i = 0; i < inCount; i++) {
-        const doc = inWord[i] as number;
-        if (total[doc] === 0 && quality[doc] === 0) sums.touched[touchedCount++] = doc;
-        total[doc] = (total[doc] as number) + (perWord[doc] as number);
-        perWord[doc] = 0;
-        if (counts) quality[doc] = (quality[doc] as number) + 1;
-      }
-      matchedBy.push(inWord.subarray(0, inCount));
-    }
-
-    // How many of the groups without a phrase each note holds. Without
-    // syntax a group is one distinct word, and that is `quality`.
-    const required = query.groups.filter((group) => group.phrases.length > 0);
-    const groupWords = query.groups.map((group) => new Set(group.words.map((w) => words[w])));
-    const oneWordEach = required.length === 0 && groupWords.every((set) => set.size === 1) && new Set(groupWords.flatMap((set) => [...set])).size === groupWords.length;
-    const coverage = oneWordEach ? quality : new Uint16Array(slots);
-    const stamp = oneWordEach ? undefined : new Int32Array(slots);
-    query.groups.forEach((group, g) => {
-      if (stamp === undefined || group.phrases.length > 0) return;
-      for (const w of group.words) {
-        for (const doc of matchedBy[w] ?? []) {
-          if (stamp[doc] === g + 1) continue;
-          stamp[doc] = g + 1;
-          coverage[doc] = (coverage[doc] as number) + 1;
-        }
-      }
-    });
-
+    const { touchedCount, matchedBy } = addWordScores(sums, expansionsPerWord, words, fields, notes);
+    const coverage = groupCoverage(query.groups, words, matchedBy, sums.quality, slots);
     const fieldIds = fields.map((field) => field.id);
+    const touched = sums.touched.subarray(0, touchedCount);
+    const { byLevel, pending } = this.levelled(query, touched, notes.live, sums, coverage, expansionsPerWord, fieldIds);
+    const score = sums.total;
+    return {
+      byLevel,
+      score,
+      pending,
+      hit: (id, doc, level) => ({ id, score: score[doc] as number, coverage: level, terms: matchedTerms(expansionsPerWord, fieldIds, doc) }),
+      release: () => {
+        clearSums(sums, touched);
+        this.spareSums = sums;
+      },
+    };
+  }
+
+  /** The notes that count for BM25: every live one, or the live ones the connection sees, with their statistics. */
+  private notesThatCount(visible: VisibleSet): Bm25Notes {
+    const table = (this.table ??= this.documentTable());
+    const seen = visible === undefined ? undefined : this.statisticsFor(visible);
+    return {
+      live: seen?.visible ?? table.live,
+      lengths: table.lengths,
+      fieldCount: this.fieldNames.length,
+      documentCount: seen?.documentCount ?? this._documentCount,
+      averageFieldLength: seen?.averageFieldLength ?? this._avgFieldLength,
+      allCount: seen === undefined && this._dirtCount === 0,
+      bm25: this._options.searchOptions.bm25,
+    };
+  }
+
+  /**
+   * The notes `touched` that match, by level, scored (the BM25 sum times the
+   * number of distinct words matched, in `sums.total`): those an excluded
+   * word leaves out, or that cannot hold a group's phrase, dropped; those
+   * whose match depends on their text, with what to read of them.
+   */
+  private levelled(
+    query: RankQuery,
+    touched: Int32Array,
+    live: Uint8Array,
+    sums: Sums,
+    coverage: Uint16Array,
+    expansionsPerWord: readonly Expansion[][],
+    fieldIds: readonly (number | undefined)[],
+  ): { byLevel: Int32Array[]; pending: Map<number, PendingChecks> } {
+    const { total, quality } = sums;
+    const required = query.groups.filter((group) => group.phrases.length > 0);
     const leftOut = this.leftOut(query.excludeWords, live);
     const levels = query.groups.length + 1;
     const pending = new Map<number, PendingChecks>();
-    const score = total;
     const filtered = required.length > 0 || query.excludePhrases.length > 0;
-    // The notes found and their levels, then cut by level into one typed
-    // array: growing an array per level was a fifth of a search at 100,000
-    // notes (issue 17).
-    const touched = sums.touched.subarray(0, touchedCount);
+    // The notes found and their levels, then cut by level (cutByLevel).
     const found = new Int32Array(touched.length);
     const levelOf = new Uint8Array(touched.length);
     const perLevel = new Int32Array(levels + 1);
@@ -384,7 +268,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
         if (checks === false) continue;
         if (checks !== true) pending.set(doc, checks);
       }
-      score[doc] = (total[doc] as number) * Math.max(1, quality[doc] as number);
+      total[doc] = (total[doc] as number) * Math.max(1, quality[doc] as number);
       // A note found holds every group with a phrase.
       const level = Math.min(levels - 1, (coverage[doc] as number) + required.length);
       found[foundCount] = doc;
@@ -392,35 +276,7 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
       foundCount++;
       perLevel[level + 1] = (perLevel[level + 1] as number) + 1;
     }
-    for (let level = 0; level < levels; level++) perLevel[level + 1] = (perLevel[level + 1] as number) + (perLevel[level] as number);
-    const byDoc = new Int32Array(foundCount);
-    const next = perLevel.slice(0, levels);
-    for (let i = 0; i < foundCount; i++) {
-      const level = levelOf[i] as number;
-      byDoc[next[level] as number] = found[i] as number;
-      next[level] = (next[level] as number) + 1;
-    }
-    const byLevel = Array.from({ length: levels }, (_, level) => byDoc.subarray(perLevel[level] as number, perLevel[level + 1] as number));
-    return {
-      byLevel,
-      score,
-      pending,
-      hit: (id, doc, level) => ({ id, score: score[doc] as number, coverage: level, terms: matchedTerms(expansionsPerWord, fieldIds, doc) }),
-      release: () => {
-        // Past an eighth of the notes, clearing it all (a memset) beats clearing each.
-        if (touched.length * 8 > total.length) {
-          total.fill(0);
-          quality.fill(0);
-        } else {
-          for (let i = 0; i < touched.length; i++) {
-            const doc = touched[i] as number;
-            total[doc] = 0;
-            quality[doc] = 0;
-          }
-        }
-        this.spareSums = sums;
-      },
-    };
+    return { byLevel: cutByLevel(found, levelOf, foundCount, perLevel, levels), pending };
   }
 
   /**
@@ -579,31 +435,6 @@ export class RankedMiniSearch<T> extends StatefulMiniSearch<T> {
     for (const group of [prefixed, typos]) out.push(...group.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)));
     return out;
   }
-}
-
-/** Notes in a posting list that still exist. */
-function liveCount(live: Uint8Array, frequencies: Map<number, number>): number {
-  let count = 0;
-  // forEach, not keys(): a PostingList walks its slice in a plain loop there,
-  // and its keys() is a generator (after one edit at 100,000 notes, counting
-  // this way took a third of every search, issue 17).
-  frequencies.forEach((_, doc) => {
-    if (live[doc] === 1) count++;
-  });
-  return count;
-}
-
-function matchedTerms(expansionsPerWord: readonly Expansion[][], fieldIds: readonly (number | undefined)[], doc: number): string[] {
-  const out: string[] = [];
-  for (const expansions of expansionsPerWord) {
-    for (const { term, postings } of expansions) if (!out.includes(term) && holdsIn(postings, fieldIds, doc)) out.push(term);
-  }
-  return out;
-}
-
-/** Whether `doc` holds a word (its postings) in any of the fields. */
-function holdsIn(postings: FieldPostings, fieldIds: readonly (number | undefined)[], doc: number): boolean {
-  return fieldIds.some((fieldId) => fieldId !== undefined && postings.get(fieldId)?.has(doc) === true);
 }
 
 function compareIds(a: string, b: string): number {

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { CHUNKER_VERSION } from './chunking.js';
 import type { EmbedderSpec } from './embedder.js';
 import { EmbeddingPool } from './embedding-pool.js';
+import { EmbeddingQueue, type Group } from './embedding-queue.js';
 import type { WindowVector } from './windows.js';
 import { describeMemory } from './memory.js';
+import { contentHash, openingMark, parseOpeningMark } from './stored-hashes.js';
 import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions, type VectorMemory } from './vector-index.js';
-import { PriorityQueue } from '../priority-queue.js';
 
 export interface SemanticIndexerOptions {
   /** Folder of the vector snapshot, for example `<vault>/.dexi/cache/vectors`. */
@@ -24,37 +24,6 @@ export interface SemanticIndexerOptions {
    */
   autoSaveMs?: number;
   index?: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'>;
-}
-
-interface PendingNote {
-  id: string;
-  hash: string;
-  text: string;
-  turn: number;
-  updatedMs: number;
-}
-
-/** A note whose opening window is embedded and whose other windows wait their turn. */
-interface OpenedNote extends PendingNote {
-  windows: number;
-}
-
-type Group = { kind: 'openings'; notes: PendingNote[] } | { kind: 'passages'; notes: OpenedNote[] };
-
-/**
- * The hash stored for a note of which only the opening window is embedded:
- * its text's hash and its window count, so that a restart embeds only the
- * rest. Never equal to a content hash (which is hex).
- */
-export function openingMark(hash: string, windows: number): string {
-  return `${hash}+opening/${windows}`;
-}
-
-/** The content hash and window count an `openingMark` holds; undefined for any other string. Pure. */
-export function parseOpeningMark(stored: string): { hash: string; windows: number } | undefined {
-  const match = /^([0-9a-f]+)\+opening\/(\d+)$/.exec(stored);
-  if (!match) return undefined;
-  return { hash: match[1] as string, windows: Number(match[2]) };
 }
 
 export interface SemanticProgress {
@@ -84,24 +53,8 @@ export class SemanticIndexer {
   private readonly autoSaveMs: number;
   /** Every known note's current content hash. */
   private readonly desired = new Map<string, string>();
-  /** Texts waiting to be embedded, with the place each holds in `queue`. */
-  private readonly pending = new Map<string, { text: string; turn: number; updatedMs: number }>();
-  /**
-   * The order they are embedded in: the most recently updated note first,
-   * so that the notes a person is most likely to ask about are searchable by
-   * meaning first (a cold start of 10,000 notes embeds for many minutes).
-   * Entries for notes since changed or removed are skipped when they come up.
-   *
-   * Embedding runs in two passes: first every note's opening window (its
-   * title and first 65–75 words), then the other windows of long notes, in
-   * the same order. A vault is searchable by meaning once the first pass is
-   * done, at one model call a note; the second adds the passages.
-   */
-  private readonly queue = new PriorityQueue<{ id: string; turn: number }>();
-  /** Notes whose opening is embedded and whose other windows wait, with their place in `passageQueue`. */
-  private readonly passages = new Map<string, OpenedNote>();
-  private readonly passageQueue = new PriorityQueue<{ id: string; turn: number }>();
-  private turns = 0;
+  /** The notes waiting to be embedded, in their order (embedding-queue.ts: two passes, newest first). */
+  private readonly waiting = new EmbeddingQueue();
   /** Content hashes that failed to embed, so they are not retried in a loop. */
   private readonly failed = new Map<string, string>();
   private readonly groups = new Set<Promise<void>>();
@@ -140,10 +93,7 @@ export class SemanticIndexer {
     this.starting ??= this.load().catch((error: unknown) => {
       this.startError = error instanceof Error ? error : new Error(String(error));
       this.log(`semantic search unavailable: ${this.startError.message}`);
-      this.pending.clear();
-      this.queue.clear();
-      this.passages.clear();
-      this.passageQueue.clear();
+      this.waiting.clear();
       throw this.startError;
     });
     return this.starting;
@@ -156,23 +106,18 @@ export class SemanticIndexer {
     this.desired.set(id, hash);
     if (this.startError) return;
     if (this.index?.contentHash(id) === hash || this.failed.get(id) === hash) {
-      this.pending.delete(id);
-      this.passages.delete(id);
+      this.waiting.forget(id);
       return;
     }
     this.failed.delete(id);
-    this.passages.delete(id);
-    const turn = ++this.turns;
-    this.pending.set(id, { text, turn, updatedMs });
-    this.queue.push({ id, turn }, updatedMs);
+    this.waiting.add(id, text, updatedMs);
     if (this.index) this.resumeOpened(id);
     this.fill();
   }
 
   noteRemoved(id: string): void {
     this.desired.delete(id);
-    this.pending.delete(id);
-    this.passages.delete(id);
+    this.waiting.forget(id);
     this.failed.delete(id);
     if (this.index?.remove(id)) this.scheduleSave();
   }
@@ -217,7 +162,7 @@ export class SemanticIndexer {
    * note: searches ask this on every call.
    */
   get ready(): boolean {
-    return this.allReported && this.index !== undefined && this.pending.size === 0 && this.passages.size === 0 && this.groups.size === 0;
+    return this.allReported && this.index !== undefined && this.waiting.size === 0 && this.groups.size === 0;
   }
 
   /** Why semantic search is unavailable, when the model did not load (`progress().error`, without the counts). */
@@ -340,8 +285,8 @@ export class SemanticIndexer {
         : `semantic index starts empty (${pool.id}): ${reason ?? 'no snapshot'}`,
     );
     this.index = index;
-    for (const id of [...this.pending.keys()]) {
-      if (index.contentHash(id) === this.desired.get(id)) this.pending.delete(id);
+    for (const id of this.waiting.pendingIds()) {
+      if (index.contentHash(id) === this.desired.get(id)) this.waiting.dropPending(id);
       else this.resumeOpened(id);
     }
     if (this.retain) this.pruneIndex(this.retain);
@@ -377,13 +322,13 @@ export class SemanticIndexer {
     const pool = this.pool;
     const index = this.index;
     if (!pool || !index || this.closing) return;
-    while (this.groups.size < 2 && (this.pending.size > 0 || this.passages.size > 0)) {
+    while (this.groups.size < 2 && this.waiting.size > 0) {
       if (this.backlogStarted === 0) this.backlogStarted = Date.now();
-      const waiting = this.pending.size + this.passages.size;
+      const waiting = this.waiting.size;
       const taken = this.takeGroup(pool);
       if (taken.notes.length === 0) {
         // Only blank notes (done at once) or stale entries came up.
-        if (this.pending.size + this.passages.size < waiting) continue;
+        if (this.waiting.size < waiting) continue;
         break;
       }
       if (taken.kind === 'openings') {
@@ -404,50 +349,16 @@ export class SemanticIndexer {
    * text, goes straight to the second pass: a restart embeds only the rest.
    */
   private resumeOpened(id: string): void {
-    const waiting = this.pending.get(id);
     const stored = this.index?.contentHash(id);
     const opening = stored === undefined ? undefined : parseOpeningMark(stored);
     const hash = this.desired.get(id);
-    if (!waiting || !opening || opening.hash !== hash) return;
-    this.pending.delete(id);
-    this.passages.set(id, { id, hash, windows: opening.windows, ...waiting });
-    this.passageQueue.push({ id, turn: waiting.turn }, waiting.updatedMs);
+    if (opening && opening.hash === hash) this.waiting.skipToPassages(id, opening.hash, opening.windows);
   }
 
-  /** Openings first (one window a note), then passages; about `target` windows a group. */
+  /** Openings first (one window a note), then passages; about `target` windows a group (see `EmbeddingQueue#take`). */
   private takeGroup(pool: EmbeddingPool): Group {
     const target = Math.max(8, pool.workerCount * pool.batchSize * 2);
-    if (this.pending.size > 0) {
-      const notes: PendingNote[] = [];
-      while (notes.length < target) {
-        const next = this.queue.pop();
-        if (!next) break;
-        const waiting = this.pending.get(next.id);
-        if (waiting?.turn !== next.turn) continue; // changed again since, or gone
-        this.pending.delete(next.id);
-        const hash = this.desired.get(next.id);
-        if (hash === undefined) continue;
-        // A blank note has nothing to embed: it is done, and matches nothing.
-        if (waiting.text.trim() === '') this.index?.upsert(next.id, [], hash);
-        else notes.push({ id: next.id, hash, ...waiting });
-      }
-      // What is left in the queue then is only entries of notes since changed or gone.
-      if (this.pending.size === 0) this.queue.clear();
-      return { kind: 'openings', notes };
-    }
-    const notes: OpenedNote[] = [];
-    let windows = 0;
-    while (windows < target) {
-      const next = this.passageQueue.pop();
-      if (!next) break;
-      const opened = this.passages.get(next.id);
-      if (opened?.turn !== next.turn) continue;
-      this.passages.delete(next.id);
-      notes.push(opened);
-      windows += opened.windows - 1;
-    }
-    if (this.passages.size === 0) this.passageQueue.clear();
-    return { kind: 'passages', notes };
+    return this.waiting.take(target, (id) => this.desired.get(id), (id, hash) => this.index?.upsert(id, [], hash));
   }
 
   private async embedGroup(pool: EmbeddingPool, index: VectorIndex, group: Group): Promise<void> {
@@ -482,8 +393,7 @@ export class SemanticIndexer {
           return;
         }
         index.upsert(note.id, [result.vector], openingMark(note.hash, result.windows));
-        this.passages.set(note.id, { ...note, windows: result.windows });
-        this.passageQueue.push({ id: note.id, turn: note.turn }, note.updatedMs);
+        this.waiting.addPassages({ ...note, windows: result.windows });
       });
       return;
     }
@@ -506,7 +416,7 @@ export class SemanticIndexer {
   private afterGroup(): void {
     if (this.closing) return;
     this.fill();
-    if (this.pending.size === 0 && this.passages.size === 0 && this.groups.size === 0) {
+    if (this.waiting.size === 0 && this.groups.size === 0) {
       // One line per catch-up, not per edit.
       if (this.backlogNotes >= 10) {
         const seconds = ((Date.now() - this.backlogStarted) / 1000).toFixed(1);
@@ -527,9 +437,4 @@ export class SemanticIndexer {
     }, Math.max(this.autoSaveMs, this.lastSaveMs * 50));
     this.saveTimer.unref();
   }
-}
-
-/** `salt` names the chunking rules, so changing them re-embeds every note. */
-export function contentHash(text: string, salt: string): string {
-  return createHash('sha256').update(salt).update('\n').update(text).digest('hex').slice(0, 32);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openingMark, parseOpeningMark } from '../../../src/index/vectors/semantic-indexer.js';
+import { openingMark, parseOpeningMark } from '../../../src/index/vectors/stored-hashes.js';
 import { tokenWindows, windowWords } from '../../../src/index/vectors/windows.js';
 
 describe('tokenWindows', () => {
