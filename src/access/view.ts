@@ -13,6 +13,7 @@ import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
 import { askedName } from '../vault/move-target.js';
+import type { CompleteTaskRequest } from '../vault/tasks.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { listenToNotes } from './note-changes.js';
 import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
@@ -509,6 +510,12 @@ export class VaultView {
       };
     }
     return this.own.setProperties(id, request, this.journal(tool));
+  }
+
+  /** Tick or untick a task of an own, visible note (`complete_task`, src/vault/tasks.ts): the text of a task holds no boundary tag it could take away. */
+  completeTask(id: string, request: Omit<CompleteTaskRequest, 'admit'>, tool: string): Promise<NoteWithBody> {
+    this.writable(id);
+    return this.own.completeTask(id, { ...request, admit: this.admitOwn }, this.journal(tool));
   }
 
   /**

@@ -1,6 +1,8 @@
+import { completeTaskTool } from './complete-task.js';
 import { editNoteTool } from './edit-note.js';
 import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
+import { listTasksTool } from './list-tasks.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
 import { searchNotesTool } from './search-notes.js';
 import { setPropertiesTool } from './set-properties.js';
@@ -18,11 +20,13 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   findSimilarTool,
   listTagsTool,
   listFoldersTool,
+  listTasksTool,
   createNoteTool,
   updateNoteTool,
   editNoteTool,
   moveNoteTool,
   setPropertiesTool,
+  completeTaskTool,
   deleteNoteTool,
   getDueReviewsTool,
   gradeReviewTool,

@@ -21,6 +21,7 @@ import { KeyedLock } from './lock.js';
 import { linkMeanings, repairLinks, type LinkMeanings } from './move-links.js';
 import { fileNameParts, NameTakenError, nameTaken, pathHeld, type Destination } from './move-target.js';
 import { extractTags } from '../format/markdown.js';
+import { completeTaskChange, type CompleteTaskRequest } from './tasks.js';
 import { bringBackLate, type Change, type LateText } from './late-edits.js';
 import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
@@ -581,6 +582,11 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** `set_properties`: see properties.ts, `propertiesChange`. */
   setProperties(id: string, request: PropertiesRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     return this.edit(id, propertiesChange(request, this.options.clock.now()), request.admit, journal);
+  }
+
+  /** `complete_task`: see tasks.ts, `completeTaskChange`. */
+  completeTask(id: string, request: CompleteTaskRequest, journal?: WriteJournal): Promise<NoteWithBody> {
+    return this.edit(id, completeTaskChange(request, this.options.clock.now()), request.admit, journal);
   }
 
   /**
