@@ -164,6 +164,8 @@ export function sameTaskText(a: string, b: string): boolean {
 const TRAILING = /(?:[ \t]+\^[A-Za-z0-9-]+)?[ \t]*$/u;
 const DONE_EMOJI = new RegExp(`[ \\t]*✅\\uFE0F?[ \\t]*${DATE}`, 'gu');
 const COMPLETION_FIELD = /[ \t]*(?:\[completion::[^\]]*\]|\(completion::[^)]*\))/giu;
+const CANCELLED_EMOJI = new RegExp(`[ \\t]*❌\\uFE0F?[ \\t]*${DATE}`, 'gu');
+const CANCELLED_FIELD = /[ \t]*(?:\[cancelled::[^\]]*\]|\(cancelled::[^)]*\))/giu;
 
 /**
  * A task line ticked (`done`: its status becomes `x`) or unticked (` `),
@@ -173,15 +175,16 @@ const COMPLETION_FIELD = /[ \t]*(?:\[completion::[^\]]*\]|\(completion::[^)]*\))
  * Dataview's fields (as the Tasks plugin writes it in its Dataview format,
  * and Dataview's own completion tracking), before a trailing block id and
  * only when the task has no done date yet; a task with no fields gets none.
- * Unticking takes both forms away. A line already as asked comes back as it
- * is.
+ * Unticking takes both forms away; either takes a cancelled date away. A
+ * line already as asked comes back as it is.
  */
 export function toggledTaskLine(line: string, done: boolean, today: string): string | undefined {
   const parts = taskLineParts(line);
   if (!parts) return undefined;
   if (statusOf(parts.char) === (done ? 'done' : 'open') && (done || parts.char === ' ')) return line;
   const head = line.slice(0, parts.at);
-  const rest = line.slice(parts.at + parts.char.length);
+  // A task no longer cancelled loses its cancelled date, as in the Tasks plugin.
+  const rest = line.slice(parts.at + parts.char.length).replace(CANCELLED_EMOJI, '').replace(CANCELLED_FIELD, '');
   if (!done) return `${head} ${rest.replace(DONE_EMOJI, '').replace(COMPLETION_FIELD, '')}`;
   const task = readTask(parts.rest, 'done', 0);
   const stamp = task.done !== undefined || task.fields === undefined ? '' : task.fields === 'emoji' ? ` ✅ ${today}` : ` [completion:: ${today}]`;

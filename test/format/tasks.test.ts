@@ -101,6 +101,8 @@ const toggles: [name: string, line: string, done: boolean, expected: string | un
   ['tick a task already holding a done date: kept as it is', '- [ ] a ✅ 2026-01-01', true, '- [x] a ✅ 2026-01-01'],
   ['tick a cancelled task', '- [-] a 📅 2026-12-10', true, '- [x] a 📅 2026-12-10 ✅ 2026-12-20'],
   ['tick an in-progress task', '- [/] a', true, '- [x] a'],
+  ['tick a cancelled task with its date: the date goes', '- [-] a ❌ 2026-12-01 📅 2026-12-10', true, '- [x] a 📅 2026-12-10 ✅ 2026-12-20'],
+  ['untick a cancelled Dataview task: the date goes', '- [-] a [cancelled:: 2026-12-01] [due:: 2026-12-10]', false, '- [ ] a [due:: 2026-12-10]'],
   ['tick a done task: unchanged', '- [X] a', true, '- [X] a'],
   ['untick an emoji task: its done date goes', '- [x] pay 📅 2026-12-10 ✅ 2026-12-11 ^b', false, '- [ ] pay 📅 2026-12-10 ^b'],
   ['untick a Dataview task: its completion goes', '- [x] pay [due:: 2026-12-10] (completion:: 2026-12-11)', false, '- [ ] pay [due:: 2026-12-10]'],
