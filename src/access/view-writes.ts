@@ -18,6 +18,7 @@ import type { WriteJournal } from '../vault/record/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
 import { askedName } from '../vault/move-target.js';
+import type { CompleteTaskRequest } from '../vault/tasks.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { folderInBoundary, isBounded, keepsBoundaryTag, type AccessPolicy } from './policy.js';
 
@@ -135,6 +136,12 @@ export class ViewWrites {
     const edit: BodyEditRequest = { operation, admit: this.admitOwn };
     if (this.view.policy.tag !== undefined) edit.guard = this.keepsTag;
     return this.view.own.editBody(id, edit, this.view.journal(tool));
+  }
+
+  /** Tick or untick a task of an own, visible note (`complete_task`, src/vault/tasks.ts): the text of a task holds no boundary tag it could take away. */
+  completeTask(id: string, request: Omit<CompleteTaskRequest, 'admit'>, tool: string): Promise<NoteWithBody> {
+    this.view.writable(id);
+    return this.view.own.completeTask(id, { ...request, admit: this.admitOwn }, this.view.journal(tool));
   }
 
   /** Refuses the tags a note would have after an edit when the boundary tag is not among them, naming it. */

@@ -12,6 +12,7 @@ import type { PropertyValue } from '../vault/properties.js';
 import { watchNotes, type NoteWatcher } from './note-changes.js';
 import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 import { ViewWrites, type NewNote } from './view-writes.js';
+import type { CompleteTaskRequest } from '../vault/tasks.js';
 
 export type { NoteWatcher } from './note-changes.js';
 
@@ -396,6 +397,11 @@ export class VaultView {
   /** set_properties, keeping the boundary tag and, under a boundary, the title (`ViewWrites#setProperties`). */
   setProperties(id: string, properties: Readonly<Record<string, PropertyValue>>, tool: string): Promise<NoteWithBody> {
     return this.writes.setProperties(id, properties, tool);
+  }
+
+  /** Tick or untick a task of an own, visible note (`ViewWrites#completeTask`). */
+  completeTask(id: string, request: Omit<CompleteTaskRequest, 'admit'>, tool: string): Promise<NoteWithBody> {
+    return this.writes.completeTask(id, request, tool);
   }
 
   /** Write frontmatter keys of an own, visible note (`ViewWrites#setFrontmatter`). */

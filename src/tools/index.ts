@@ -1,3 +1,4 @@
+import { completeTaskTool } from './complete-task.js';
 import { createNoteTool } from './create-note.js';
 import { deleteNoteTool } from './delete-note.js';
 import { editNoteTool } from './edit-note.js';
@@ -8,6 +9,7 @@ import { gradeReviewTool } from './grade-review.js';
 import { listFoldersTool } from './list-folders.js';
 import { listNotesTool } from './list-notes.js';
 import { listTagsTool } from './list-tags.js';
+import { listTasksTool } from './list-tasks.js';
 import { moveNoteTool } from './move-note.js';
 import { searchNotesTool } from './search-notes.js';
 import { semanticSearchTool } from './semantic-search.js';
@@ -24,11 +26,13 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   findSimilarTool,
   listTagsTool,
   listFoldersTool,
+  listTasksTool,
   createNoteTool,
   updateNoteTool,
   editNoteTool,
   moveNoteTool,
   setPropertiesTool,
+  completeTaskTool,
   deleteNoteTool,
   getDueReviewsTool,
   gradeReviewTool,

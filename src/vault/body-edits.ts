@@ -5,7 +5,7 @@
  * Pure; the rules' refusals (BodyEditError, OutlineTargetError) are
  * DexiErrors, read by the assistant word for word, before anything is written.
  */
-import { bodyLineEndingOf, endsWithLineBreak } from '../format/body-edit.js';
+import { bodyLineEndingOf, endsWithLineBreak, type LineEnding } from '../format/body-edit.js';
 import { editedBody, type BodyOperation } from '../format/body-ops.js';
 import { editedHead, headOf, joinNote } from '../format/frontmatter-edit.js';
 import { splitForEdit, stampUpdated, type EditedNote } from './edits.js';
@@ -19,9 +19,19 @@ export type { BodyOperation } from '../format/body-ops.js';
  * written then, and `updated` keeps its value.
  */
 export function editedNoteBody(content: string, operation: BodyOperation, now: Date): EditedNote | undefined {
+  return withEditedBody(content, now, (body, eol) => editedBody(body, operation, bodyLineEndingOf(body, eol), endsWithLineBreak(content)));
+}
+
+/**
+ * The file with its body replaced by `edit`'s answer (given the body and the
+ * frontmatter's line ending), its `updated` key stamped as `edit_note` stamps
+ * it; undefined when the body stays as it was. `complete_task` edits a body
+ * this way too.
+ */
+export function withEditedBody(content: string, now: Date, edit: (body: string, eol: LineEnding) => string): EditedNote | undefined {
   const { split, data } = splitForEdit(content);
   const { eol } = split;
-  const body = editedBody(split.body, operation, bodyLineEndingOf(split.body, eol), endsWithLineBreak(content));
+  const body = edit(split.body, eol);
   if (body === split.body) return undefined;
   const updates: Record<string, unknown> = {};
   stampUpdated(data, updates, now);

@@ -1,3 +1,5 @@
+import type { NoteTask } from '../format/tasks.js';
+
 export const SOURCES = ['note', 'bookmark', 'email', 'feed'] as const;
 export type Source = (typeof SOURCES)[number];
 
@@ -31,6 +33,8 @@ export interface NoteRecord {
   /** The link paths of the note's links to other notes (links.ts), in order of first appearance; absent when it has none. */
   links?: string[];
   attachment?: string;
+  /** The body's tasks (tasks.ts), read with the rest of the record; absent when it has none. */
+  tasks?: NoteTask[];
   /**
    * The frontmatter `review` block as written (its scalar entries), for the
    * review rules to read: the vault model keeps it without knowing its format.

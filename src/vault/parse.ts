@@ -4,6 +4,7 @@ import { gitBlobId } from './git/git-history.js';
 import { analyzeMarkdown } from '../format/markdown.js';
 import { SOURCES, type NoteRecord, type Source } from './note.js';
 import { frontmatterTags, mergeTags } from '../format/tags.js';
+import { tasksOf } from '../format/tasks.js';
 
 export interface FileFacts {
   path: string;
@@ -132,6 +133,8 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   const attachment = stringValue(data.attachment);
   if (attachment !== undefined) record.attachment = attachment;
   if (markdown.links.length > 0) record.links = markdown.links;
+  const tasks = tasksOf(body);
+  if (tasks.length > 0) record.tasks = tasks;
   const review = scalarEntries(data.review);
   if (review !== undefined) record.review = review;
   return { record, id, data, body, searchText: markdown.searchText };

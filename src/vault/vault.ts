@@ -20,6 +20,7 @@ import { KeyedLock } from './lock.js';
 import { moveNote } from './move-note.js';
 import type { Destination } from './move-target.js';
 import { NoteFiles, type VaultTestHooks } from './note-files.js';
+import { completeTaskChange, type CompleteTaskRequest } from './tasks.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { editNote } from './note-writes.js';
 import { propertiesChange, type PropertiesRequest } from './properties.js';
@@ -389,6 +390,11 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** `set_properties`: see properties.ts, `propertiesChange`. */
   setProperties(id: string, request: PropertiesRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     return editNote(this.parts, id, propertiesChange(request, this.options.clock.now()), request.admit, journal);
+  }
+
+  /** `complete_task`: see tasks.ts, `completeTaskChange`. */
+  completeTask(id: string, request: CompleteTaskRequest, journal?: WriteJournal): Promise<NoteWithBody> {
+    return editNote(this.parts, id, completeTaskChange(request, this.options.clock.now()), request.admit, journal);
   }
 
   /**

@@ -35,7 +35,17 @@ const TEAMMATE_LINKS: Record<string, string> = { 'Shared.md': '[[Private]]', 'Pr
 function withLinks(vault: Record<string, string>, links: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(vault).map(([rel, content]) => [rel, links[rel] === undefined ? content : `${content}\nLinks: ${links[rel]}\n`]));
 }
-const LINKED_VAULT = withLinks(BOUNDARY_VAULT, LINKS);
+/** A task in every note, naming the note's title (which an outside note's must never show), on body line 4. */
+const taskText = (n: number): string => `follow up on ${TITLES[n] as string}`;
+function withTasks(vault: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(vault).map(([rel, content]) => {
+      const n = Number(/^id: .*-0*(\d+)$/m.exec(content)?.[1]);
+      return [rel, Number.isNaN(n) ? content : `${content}- [ ] ${taskText(n)} 📅 2026-12-0${n}\n`];
+    }),
+  );
+}
+const LINKED_VAULT = withTasks(withLinks(BOUNDARY_VAULT, LINKS));
 
 /**
  * The leak test: for each boundary kind, every tool is called with inputs
@@ -56,7 +66,7 @@ let vaultDir: string;
 let teammateDir: string;
 beforeAll(async () => {
   vaultDir = await writeVault(LINKED_VAULT);
-  teammateDir = await writeVault(withLinks(TEAMMATE_VAULT, TEAMMATE_LINKS));
+  teammateDir = await writeVault(withTasks(withLinks(TEAMMATE_VAULT, TEAMMATE_LINKS)));
 });
 afterAll(async () => {
   await removeDir(vaultDir);
@@ -103,6 +113,10 @@ describe.each(CASES)('boundary: $name', (c) => {
     ['get_note', { note_id: id(1), from_line: 1, max_lines: 1 }],
     ['get_note', { note_id: id(2), from_line: 2 }],
     ['get_note', { note_id: id(1), heading: 'Plan' }],
+    // Tasks: every note has one, naming its title.
+    ['list_tasks', { size: 50, status: 'all' }],
+    ['list_tasks', { size: 50, query: 'follow up' }],
+    ['list_tasks', { size: 50, due_before: '2027-01-01' }],
   ];
 
   it.each(calls)('%s %j reveals nothing outside', async (tool, args) => {
@@ -152,6 +166,10 @@ describe.each(CASES)('boundary: $name', (c) => {
         ? []
         : [['create_note', (v: string) => ({ title: 'Probe', folder: v, properties: { a: 1 } }), c.outsideFolders.filter((f) => !f.startsWith(`${c.folder}/`)), 'No Such Folder'] as Probe]),
       ['grade_review', (v) => ({ note_id: v, grade: 3 }), c.outside.map(id), id(999)],
+      // The outside note's own task, by its line and text: "Note not found", as for an id that does not exist.
+      ['complete_task', (v) => ({ note_id: v, line: 4, text: taskText(Number(v.slice(-3))) }), c.outside.map(id), id(999)],
+      ['list_tasks', (v) => ({ folder: v }), c.outsideFolders, 'No Such Folder'],
+      ['list_tasks', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
       ['list_notes', (v) => ({ folder: v }), c.outsideFolders, 'No Such Folder'],
       ['list_notes', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
     ];

@@ -13,7 +13,7 @@ import { connect, connectClient, removeDir, writeVault, type Harness } from '../
  * inside note, and under a tag boundary untagged notes inside the very
  * folders used). Every answer, and every inside note read afterwards, must
  * be the same: create_note (with a folder and properties too), edit_note,
- * move_note (moves and renames), set_properties, and each link form a move rewrites (wikilink,
+ * move_note (moves and renames), set_properties, list_tasks and complete_task, and each link form a move rewrites (wikilink,
  * wikilink with a path, relative and absolute, embed, Markdown link
  * relative and absolute, with anchors, aliases and titles).
  */
@@ -51,7 +51,9 @@ function outside(tagBoundary: boolean): Record<string, string> {
     const folder = ['Private', 'HR', 'Archive/Old', 'X/Sub', 'Zed'][i % 5] as string;
     const up = '../'.repeat(folder.split('/').length);
     files[`${folder}/Filler ${i}.md`] =
-      i % 3 === 0 ? `Links in from outside: [[Deep]] [[Work/Sub/Deep]] [p](${up}Work/Plan.md) [[Target]] [[Plan]]\n` : `Filler ${i}, salary and secrets.\n`;
+      i % 3 === 0
+        ? `Links in from outside: [[Deep]] [[Work/Sub/Deep]] [p](${up}Work/Plan.md) [[Target]] [[Plan]]\n`
+        : `Filler ${i}, salary and secrets.\n- [ ] filler task ${i} 📅 2026-12-0${(i % 9) + 1}\n`;
   }
   // A note at the top of a created note's name. Under a tag boundary a create files at the top, and takes the
   // next free file name (`salary 2.md`): its answers hide that (move-leaks.test.ts), but a link by file name,
@@ -63,7 +65,7 @@ function outside(tagBoundary: boolean): Record<string, string> {
       'Work/Other/Deep.md': 'An untagged deep note.\n',
       'Work/Archive/Old.md': 'An untagged note in a folder a move goes to.\n',
       'Work/A/Secret plan.md': 'Untagged, in a folder on a move\'s path.\n',
-      'Work/Sub/Hidden.md': 'Untagged, beside the inside notes: [[Deep]] [[Plan]] [t](Target.md)\n',
+      'Work/Sub/Hidden.md': 'Untagged, beside the inside notes: [[Deep]] [[Plan]] [t](Target.md)\n- [ ] a hidden task 📅 2026-11-01\n',
       'Work/Moved/Deeper/secret.md': 'Untagged, where the probe goes.\n',
     });
   }
@@ -147,6 +149,15 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
   const secret = (await call('create_note', { title: 'Filler 5', text: '#work In a folder of outside notes.', folder: 'Private', properties: { kind: 'probe' } })).structuredContent as { id?: string } | undefined;
   await call('create_note', { title: 'Filler 3', text: '#work', folder: 'X/Sub', properties: { created: '2026-01-01', title: 'Filler 3' } });
   const made = [hidden?.id, secret?.id].filter((made): made is string => made !== undefined);
+  // Tasks (list_tasks, complete_task) beside outside notes holding tasks of their own, due earlier and later.
+  const tasks = (await call('create_note', { title: 'Tasks', text: '#work\n\n- [ ] ask about [[salary]] 📅 2026-12-10\n- [ ] read [[Deep]]', folder: 'Work/Sub' })).structuredContent as { id: string };
+  await call('list_tasks', { status: 'all', size: 50 });
+  await call('list_tasks', { folder: 'Work/Sub', due_before: '2026-12-31' });
+  await call('complete_task', { note_id: tasks.id, line: 3, text: 'ask about [[salary]]' });
+  await call('complete_task', { note_id: tasks.id, line: 4, text: 'read a different note' });
+  await call('list_tasks', { status: 'done', size: 50 });
+  await call('complete_task', { note_id: tasks.id, line: 3, text: 'ask about [[salary]]', done: false });
+  await call('list_tasks', { size: 50 });
   // What the connection reads afterwards: every note it sees, with its links and backlinks, and the folders.
   // Notes created at one moment list in no fixed order among themselves: the listing is kept sorted by title, folder
   // and snippet (two notes end up titled Hidden in Work/Sub: the one renamed so, and the one created there, numbered).
@@ -171,6 +182,8 @@ describe.each(CASES)('writes under boundary: $name', (c) => {
     expect(text).toContain('Target, edited: [[salary]] [[Deep]]');
     expect(text).toContain('- a bullet [[Deep]] [[secret]]');
     expect(text).toContain('Heading not found: Missing');
+    expect(text).toContain('The task has changed since it was listed');
+    expect(text).toContain('"done": "2026-11-30"');
     if (c.tag !== undefined) expect(text).toContain('This edit would remove the tag #work');
     const deep = (await crowded.h.ok<{ folder: string; backlinks: { notes: { id: string }[] } }>('get_note', { note_id: id(2) }));
     expect(deep.folder).toBe('Work/A/B/C');

@@ -110,7 +110,7 @@ describe.skipIf('reason' in drop)('a vault folder the server cannot write', () =
       const names = (await server.client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('search_notes');
       expect(names).toContain('get_note');
-      for (const write of ['create_note', 'update_note', 'edit_note', 'move_note', 'set_properties', 'delete_note', 'grade_review']) expect(names).not.toContain(write);
+      for (const write of ['create_note', 'update_note', 'edit_note', 'move_note', 'set_properties', 'complete_task', 'delete_note', 'grade_review']) expect(names).not.toContain(write);
       expect(server.client.getInstructions()).toContain('It is read-only.');
       const refused = await server.call('create_note', { title: 'New', content: 'x' });
       expect(refused.isError).toBe(true);

@@ -46,6 +46,7 @@ describe('records by column', () => {
     ['every source', SOURCES.map((source, i) => record({ source, id: `id-${i}` }))],
     ['shared and broken', [record({ shared: true, broken: true }), record({ shared: true }), record({ broken: true })]],
     ['the keys few records have', [record({ sourceUrl: 'https://example.com/a?b=c', aliases: ['P', 'Plän'], attachment: 'Work/Plan.pdf', review: { due: '2026-12-02', interval: 3, suspended: false } })]],
+    ['tasks', [record({ id: 'a', tasks: [{ line: 3, status: 'open', text: 'pay 🦊 #money', tags: ['#money'], due: '2026-12-10', priority: 'high', fields: 'emoji' }, { line: 4, status: 'done', text: '' }] }), record({ id: 'b' })]],
     ['links', [record({ id: 'a', links: ['Plan', 'Projects/Big Plan.md', '../Über/日本語'] }), record({ id: 'b' }), record({ id: 'c', links: ['One'] })]],
     ['text past Latin-1', [record({ title: '日本語のノート 🦊', snippet: 'It’s “quoted” — and 中文 too', path: 'Ünïcode/日本語.md', folder: 'Ünïcode' })]],
     ['a NUL and line breaks in the text', [record({ title: 'a\u0000b', snippet: 'line one\r\nline two\u0000' })]],

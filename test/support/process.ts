@@ -8,7 +8,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = path.join(ROOT, 'dist', 'app', 'dexi-vault.js');
 export const INSPECTOR = path.join(ROOT, 'node_modules', '.bin', 'mcp-inspector');
 
-/** Every tool (the contract's twelve and move_note): what a connection with both scopes lists when the server runs with a model (the default). */
+/** Every tool (the contract's twelve, move_note and the ones beyond the seed): what a connection with both scopes lists when the server runs with a model (the default). */
 export const TOOL_NAMES = [
   'search_notes',
   'semantic_search',
@@ -17,11 +17,13 @@ export const TOOL_NAMES = [
   'get_note',
   'list_tags',
   'list_folders',
+  'list_tasks',
   'create_note',
   'update_note',
   'edit_note',
   'move_note',
   'set_properties',
+  'complete_task',
   'delete_note',
   'get_due_reviews',
   'grade_review',
