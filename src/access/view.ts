@@ -15,6 +15,7 @@ import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/
 import { askedName } from '../vault/move-target.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { listenToNotes } from './note-changes.js';
+import { allowedTagRename, renameInNotes, type RenameProgress, type TagRenameOutcome } from './tag-renaming.js';
 import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 
 /**
@@ -523,6 +524,20 @@ export class VaultView {
       throw new InvalidInputError('This connection cannot remove the title property; set it to the title wanted instead.');
     }
     return updates;
+  }
+
+  /**
+   * rename_tag over the own notes this connection sees (tag-renaming.ts: what
+   * a boundary allows, and the walk); every note's write is one call's in the
+   * record, undone together. Under a tag boundary each note is checked again,
+   * under its lock, to keep the boundary tag.
+   */
+  renameTag(from: string, to: string, tool: string, progress?: RenameProgress): Promise<TagRenameOutcome> {
+    const rename = allowedTagRename(this.policy, from, to);
+    const journal = this.journal(tool);
+    const request = { rename, admit: this.admitOwn, ...(this.policy.tag !== undefined ? { guard: this.keepsTag } : {}) };
+    const notes = [...this.ownNotes([rename.from])];
+    return renameInNotes(rename, notes, (record) => this.own.renameTag(record.id, request, journal), progress);
   }
 
   /** Write frontmatter keys of an own, visible note (a card's review block). */

@@ -9,6 +9,7 @@ import { describeInvalidArguments, describeUnknownArguments, errorResult, thrown
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
+import { callContext } from './progress.js';
 
 export interface ServerOptions {
   name: string;
@@ -120,7 +121,7 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      const result = await tool.handler(parsed.data, context);
+      const result = await tool.handler(parsed.data, callContext(context, request.params._meta?.progressToken, extra.sendNotification));
       const text = JSON.stringify(result);
       // The one place every answer passes: none may exceed what the transport carries.
       const bytes = answerBytesOfJson(text) + ENVELOPE_BYTES;

@@ -1,6 +1,7 @@
 import { editNoteTool } from './edit-note.js';
 import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
+import { renameTagTool } from './rename-tag.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
 import { searchNotesTool } from './search-notes.js';
 import { setPropertiesTool } from './set-properties.js';
@@ -23,6 +24,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   editNoteTool,
   moveNoteTool,
   setPropertiesTool,
+  renameTagTool,
   deleteNoteTool,
   getDueReviewsTool,
   gradeReviewTool,

@@ -26,6 +26,7 @@ import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { propertiesChange, propertiesOf, withPropertiesOf, type PropertiesRequest } from './properties.js';
+import { tagRenameChange, type TagRenameRequest } from './rename-tag.js';
 import { frontmatterTags, mergeTags } from '../format/tags.js';
 
 export type { LoadProgress } from './loader.js';
@@ -75,6 +76,7 @@ export interface UpdateRequest {
 
 export type { Admit } from './note.js';
 export type { PropertiesRequest } from './properties.js';
+export type { TagRenameRequest } from './rename-tag.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
 
 
@@ -581,6 +583,13 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** `set_properties`: see properties.ts, `propertiesChange`. */
   setProperties(id: string, request: PropertiesRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     return this.edit(id, propertiesChange(request, this.options.clock.now()), request.admit, journal);
+  }
+
+  /** `rename_tag` in one note (rename-tag.ts): true when the note was written, false when it carried the tag nowhere. */
+  async renameTag(id: string, request: TagRenameRequest, journal?: WriteJournal): Promise<boolean> {
+    let written = false;
+    await this.edit(id, tagRenameChange(request, (changes) => (written = changes)), request.admit, journal);
+    return written;
   }
 
   /**
