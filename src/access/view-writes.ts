@@ -21,6 +21,7 @@ import { askedName } from '../vault/move-target.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { folderInBoundary, isBounded, keepsBoundaryTag, type AccessPolicy } from './policy.js';
+import { allowedTagRename, renameInNotes, type RenameProgress, type TagRenameOutcome } from './tag-renaming.js';
 
 /**
  * A new note's text with the boundary tag counted in it: as given when it
@@ -78,6 +79,8 @@ export interface WriterView {
   visibleFolders(): Iterable<string>;
   /** The journal of one tool call's writes, when writes are recorded. */
   journal(tool: string): WriteJournal | undefined;
+  /** The person's own notes this connection sees, of these tags when given (`VaultView#ownNotes`). */
+  ownNotes(tagged?: readonly string[]): Iterable<NoteRecord>;
 }
 
 /** A folder a move or a create names, as resolved, with the folders the connection saw then. */
@@ -142,6 +145,21 @@ export class ViewWrites {
   completeTask(id: string, request: Omit<CompleteTaskRequest, 'admit'>, tool: string): Promise<NoteWithBody> {
     this.view.writable(id);
     return this.view.own.completeTask(id, { ...request, admit: this.admitOwn }, this.view.journal(tool));
+  }
+
+  /**
+   * rename_tag over the own notes this connection sees (tag-renaming.ts: what
+   * a boundary allows, and the walk); every note's write is one call's in the
+   * record, undone together. Under a tag boundary each note is checked again,
+   * under its lock, to keep the boundary tag.
+   */
+  renameTag(from: string, to: string, tool: string, progress?: RenameProgress): Promise<TagRenameOutcome> {
+    const { policy } = this.view;
+    const rename = allowedTagRename(policy, from, to);
+    const journal = this.view.journal(tool);
+    const request = { rename, admit: this.admitOwn, ...(policy.tag !== undefined ? { guard: this.keepsTag } : {}) };
+    const notes = [...this.view.ownNotes([rename.from])];
+    return renameInNotes(rename, notes, (record) => this.view.own.renameTag(record.id, request, journal), progress);
   }
 
   /** Refuses the tags a note would have after an edit when the boundary tag is not among them, naming it. */

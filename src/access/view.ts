@@ -1,4 +1,4 @@
-import type { FullTextHit, FullTextIndex } from '../index/fulltext/fulltext.js';
+import type { FullTextHit } from '../index/fulltext/fulltext.js';
 import { notePhraseCheck } from '../index/fulltext/note-phrases.js';
 import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/fulltext/query-syntax.js';
 import type { Visibility } from '../index/fulltext/visibility.js';
@@ -13,54 +13,18 @@ import { watchNotes, type NoteWatcher } from './note-changes.js';
 import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 import { ViewWrites, type NewNote } from './view-writes.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
+import type { RenameProgress, TagRenameOutcome } from './tag-renaming.js';
 
 export type { NoteWatcher } from './note-changes.js';
+export type { EmbeddingProgress, NoteConnections, SearchIndexes, VisibleHit, VisibleNote } from './view-types.js';
+import type { EmbeddingProgress, NoteConnections, SearchIndexes, VisibleHit, VisibleNote } from './view-types.js';
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
 const READY_WAIT_MS = 2000;
 
-/** A note as one connection sees it, with the vault it came from. */
-export interface VisibleNote {
-  record: NoteRecord;
-  /** Set on a teammate's shared note. */
-  owner?: string;
-}
-
-/** A note's links and backlinks, as `VaultView.connections` gives them. */
-export interface NoteConnections {
-  links: NoteRecord[];
-  unresolved: string[];
-  /** Newest first, at most the number asked for. */
-  backlinks: NoteRecord[];
-  backlinkCount: number;
-}
-
-/** The searches a view runs for its connection: each vault's full-text index, and semantic search when the server has a model. */
-export interface SearchIndexes {
-  fulltext: ReadonlyMap<Vault, FullTextIndex>;
-  semantic: SemanticIndexer | undefined;
-}
-
-/** A search hit this connection may see. */
-export interface VisibleHit {
-  note: VisibleNote;
-  score: number;
-  /** Full-text search: the note's words that matched. */
-  terms?: string[];
-}
-
 /** A full-text hit with the vault it came from, as results of several vaults are merged. */
 interface RankedTextHit extends FullTextHit {
   vault: Vault;
-}
-
-/** How far semantic search has embedded the notes, while it is not done. */
-export interface EmbeddingProgress {
-  /** Visible notes embedded in full. */
-  embedded: number;
-  /** Visible notes searchable by meaning: embedded in full, or by their opening window so far. */
-  searchable: number;
-  total: number;
 }
 
 /**
@@ -88,6 +52,7 @@ export class VaultView {
       writable: (id) => this.writable(id),
       visibleFolders: () => this.folderCounts().folders.keys(),
       journal: (tool) => this.journal(tool),
+      ownNotes: (tagged) => this.ownNotes(tagged),
     });
   }
 
@@ -402,6 +367,11 @@ export class VaultView {
   /** Tick or untick a task of an own, visible note (`ViewWrites#completeTask`). */
   completeTask(id: string, request: Omit<CompleteTaskRequest, 'admit'>, tool: string): Promise<NoteWithBody> {
     return this.writes.completeTask(id, request, tool);
+  }
+
+  /** rename_tag over the own notes this connection sees (`ViewWrites#renameTag`). */
+  renameTag(from: string, to: string, tool: string, progress?: RenameProgress): Promise<TagRenameOutcome> {
+    return this.writes.renameTag(from, to, tool, progress);
   }
 
   /** Write frontmatter keys of an own, visible note (`ViewWrites#setFrontmatter`). */

@@ -5,6 +5,7 @@ import { resolveFolderFilter } from '../tools/list-notes.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import { tagFilterCandidates } from '../format/tags.js';
+import { formatLocal } from '../format/time.js';
 import { viewReadyForRequest } from './errors.js';
 import { completeNoteId, NOTE_TEMPLATE } from './resources.js';
 
@@ -22,7 +23,8 @@ interface PromptDefinition {
   description: string;
   scopes: Scope[];
   arguments: { name: string; description: string; kind: 'folder' | 'deck' }[];
-  text(args: Record<string, string | undefined>): string;
+  /** The message, for these arguments, on the day `today` (the server's clock, in its time zone). */
+  text(args: Record<string, string | undefined>, today: Date): string;
 }
 
 const PROMPTS: PromptDefinition[] = [
@@ -66,7 +68,30 @@ const PROMPTS: PromptDefinition[] = [
       '3. Move nothing until I agree. Then file each note I approved with move_note, and add the approved tags with update_note (appending them, never replacing text).\n' +
       '4. Tell me what you moved and what you left.',
   },
+  {
+    name: 'plan-my-day',
+    title: 'Plan my day',
+    description: 'Read today\'s daily note and my open tasks due soon, and propose a plan for the day.',
+    scopes: ['notes:read'],
+    arguments: [],
+    text: (_args, today) =>
+      `Help me plan my day, today ${formatLocal(today, 'day')}.\n\n` +
+      '1. Call get_daily_note (date "today") to read today\'s daily note. If there is none, say so and go on without it; do not create one unless I ask.\n' +
+      `2. Call list_tasks with status "open" and due_before "${formatLocal(daysLater(today, PLAN_DAYS_AHEAD), 'day')}" for my open tasks due in the next few days, overdue ones included; page on while there are more.\n` +
+      '3. Propose a plan for today: what to do first and what can wait, from what the daily note says (appointments, notes to self) and which tasks are overdue or due soonest. Keep it short, in time blocks where the note gives times, and say which note each task is in.\n' +
+      '4. Change nothing (no note, no task) unless I ask; then tick a task done only when I say it is.',
+  },
 ];
+
+/** How far ahead plan-my-day looks for tasks due. */
+const PLAN_DAYS_AHEAD = 3;
+
+/** The same time `days` calendar days later, in the server's time zone. */
+function daysLater(date: Date, days: number): Date {
+  const later = new Date(date);
+  later.setDate(later.getDate() + days);
+  return later;
+}
 
 const MAX_COMPLETIONS = 100;
 
@@ -117,7 +142,7 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
         throw error;
       }
     }
-    return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args) } }] };
+    return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args, context.clock.now()) } }] };
   });
 
   server.setRequestHandler(CompleteRequestSchema, async (request) => {

@@ -9,6 +9,7 @@ import { describeInvalidArguments, describeUnknownArguments, errorResult, thrown
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
+import { callContext } from './progress.js';
 
 export interface ServerOptions {
   name: string;
@@ -100,7 +101,7 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      return answerOf(tool, await tool.handler(parsed.data, context), limits.maxResponseBytes);
+      return answerOf(tool, await tool.handler(parsed.data, callContext(context, request.params._meta?.progressToken, extra.sendNotification)), limits.maxResponseBytes);
     } catch (error) {
       return thrownResult(tool.name, error, log);
     } finally {

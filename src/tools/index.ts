@@ -11,6 +11,7 @@ import { listNotesTool } from './list-notes.js';
 import { listTagsTool } from './list-tags.js';
 import { listTasksTool } from './list-tasks.js';
 import { moveNoteTool } from './move-note.js';
+import { renameTagTool } from './rename-tag.js';
 import { searchNotesTool } from './search-notes.js';
 import { semanticSearchTool } from './semantic-search.js';
 import { setPropertiesTool } from './set-properties.js';
@@ -33,6 +34,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   moveNoteTool,
   setPropertiesTool,
   completeTaskTool,
+  renameTagTool,
   deleteNoteTool,
   getDueReviewsTool,
   gradeReviewTool,

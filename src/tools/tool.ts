@@ -20,6 +20,12 @@ export interface ToolContext {
    * MAX_RESPONSE_BYTES (answer-size.ts) when a tool runs outside a server.
    */
   maxResponseBytes?: number;
+  /**
+   * Tells the client how far a long call is (rename_tag: notes done of all
+   * of them); set by the server for a call whose request asked for progress
+   * (a `progressToken`), else left out and nothing is sent.
+   */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface ToolAnnotations {

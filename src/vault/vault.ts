@@ -27,6 +27,7 @@ import { propertiesChange, type PropertiesRequest } from './properties.js';
 import type { VaultParts } from './vault-parts.js';
 import { forgetFolder, forgetPath, refreshPath } from './watched-changes.js';
 import { readOnlyVaultError } from './write-refusals.js';
+import { tagRenameChange, type TagRenameRequest } from './rename-tag.js';
 
 export type { LoadProgress } from './loader.js';
 export type { VaultTestHooks } from './note-files.js';
@@ -75,6 +76,7 @@ export interface UpdateRequest {
 
 export type { Admit } from './note.js';
 export type { PropertiesRequest } from './properties.js';
+export type { TagRenameRequest } from './rename-tag.js';
 export type { AdmitAttachment, Deleted } from './delete.js';
 /** How long the first read waits for dates from the git history before it calls the vault ready without them. */
 const GIT_READY_WAIT_MS = 5000;
@@ -395,6 +397,13 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** `complete_task`: see tasks.ts, `completeTaskChange`. */
   completeTask(id: string, request: CompleteTaskRequest, journal?: WriteJournal): Promise<NoteWithBody> {
     return editNote(this.parts, id, completeTaskChange(request, this.options.clock.now()), request.admit, journal);
+  }
+
+  /** `rename_tag` in one note (rename-tag.ts): true when the note was written, false when it carried the tag nowhere. */
+  async renameTag(id: string, request: TagRenameRequest, journal?: WriteJournal): Promise<boolean> {
+    let written = false;
+    await editNote(this.parts, id, tagRenameChange(request, (changes) => (written = changes)), request.admit, journal);
+    return written;
   }
 
   /**

@@ -172,6 +172,9 @@ describe.each(CASES)('boundary: $name', (c) => {
       ['list_tasks', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
       ['list_notes', (v) => ({ folder: v }), c.outsideFolders, 'No Such Folder'],
       ['list_notes', (v) => ({ tag: v, size: 50 }), c.outsideTags, '#nosuchtag'],
+      // rename_tag of a tag only outside notes carry: nothing renamed, nothing counted, as for a tag no note carries.
+      ['rename_tag', (v) => ({ from: v, to: '#renamed-probe' }), c.outsideTags.filter((t) => t.startsWith('#')), '#nosuchtag'],
+      ['rename_tag', (v) => ({ from: v, to: '@renamed-probe' }), c.outsideTags.filter((t) => t.startsWith('@')), '@nosuchmention'],
     ];
     for (const [tool, args, values, unknown] of probes) {
       if (!listed.includes(tool)) continue;
@@ -233,6 +236,8 @@ describe.each(CASES)('boundary: $name', (c) => {
         text += JSON.stringify(await h.client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }));
       }
     }
+    // plan-my-day takes no argument: its message names tools and dates, nothing of the vault.
+    text += JSON.stringify(await h.client.getPrompt({ name: 'plan-my-day' }));
     for (const secret of forbiddenStrings(c)) expect(text, `prompts leaked ${secret}`).not.toContain(secret);
     const failure = (folder: string): Promise<string> => answerOf(h.client.getPrompt({ name: 'weekly-digest', arguments: { folder } }));
     const baseline = (await failure('No Such Folder')).split('No Such Folder').join('<name>');

@@ -29,7 +29,7 @@ const INSIDE: Record<string, string> = {
   ),
   'Work/Sub/Deep.md': note(2, '#work Deep work. [[Plan]] [[../Plan]] [p](../Plan.md) [[Target]] [[secret]] [[HR/salary]] [x](../../Private/HR/salary.md) [[Private/other]]'),
   'Work/Sub/Target.md': note(3, '#work Target. [[Deep]] [[Plan#Goals]] [[salary]] ![[Plan]]'),
-  'Work/Linker.md': note(4, '#work Links in. [[Deep|the deep one]] [[Sub/Deep]] [t](Sub/Target.md) [[Plan]] [[Deep.md]] [d](./Sub/Deep.md#x)'),
+  'Work/Linker.md': note(4, '#work #todo/later Links in. [[Deep|the deep one]] [[Sub/Deep]] [t](Sub/Target.md) [[Plan]] [[Deep.md]] [d](./Sub/Deep.md#x)'),
 };
 
 /** Outside every boundary here: not in Work/, without #work. */
@@ -53,7 +53,7 @@ function outside(tagBoundary: boolean): Record<string, string> {
     files[`${folder}/Filler ${i}.md`] =
       i % 3 === 0
         ? `Links in from outside: [[Deep]] [[Work/Sub/Deep]] [p](${up}Work/Plan.md) [[Target]] [[Plan]]\n`
-        : `Filler ${i}, salary and secrets.\n- [ ] filler task ${i} 📅 2026-12-0${(i % 9) + 1}\n`;
+        : `Filler ${i}, salary and secrets. #todo #todo/later\n- [ ] filler task ${i} 📅 2026-12-0${(i % 9) + 1}\n`;
   }
   // A note at the top of a created note's name. Under a tag boundary a create files at the top, and takes the
   // next free file name (`salary 2.md`): its answers hide that (move-leaks.test.ts), but a link by file name,
@@ -67,6 +67,7 @@ function outside(tagBoundary: boolean): Record<string, string> {
       'Work/A/Secret plan.md': 'Untagged, in a folder on a move\'s path.\n',
       'Work/Sub/Hidden.md': 'Untagged, beside the inside notes: [[Deep]] [[Plan]] [t](Target.md)\n- [ ] a hidden task 📅 2026-11-01\n',
       'Work/Moved/Deeper/secret.md': 'Untagged, where the probe goes.\n',
+      'Work/Todo elsewhere.md': 'Without the boundary tag, but with the tag rename_tag renames: #todo\n',
     });
   }
   return files;
@@ -142,6 +143,9 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
   await call('set_properties', { note_id: id(2), properties: { title: 'Deep renamed', rating: 4 } });
   await call('set_properties', { note_id: id(2), properties: { rating: null, tags: null } });
   await call('set_properties', { note_id: id(999), properties: { status: 'x' } });
+  // rename_tag: outside notes carrying the tag are neither renamed nor counted; under a tag boundary renaming it is refused.
+  await call('rename_tag', { from: '#todo', to: '#task' });
+  await call('rename_tag', { from: '#work', to: '#job' });
   const hidden = (await call('create_note', { title: 'Hidden', text: '#work Beside hidden notes. [[Deep]]', folder: 'work/sub', properties: { status: 'new' } })).structuredContent as { id?: string } | undefined;
   // Names outside notes hold there (a numbered file name, its title kept in its frontmatter), but no link names:
   // a link by file name to a name a hidden note holds, and a hidden folder named in another case, are the
@@ -185,6 +189,9 @@ describe.each(CASES)('writes under boundary: $name', (c) => {
     expect(text).toContain('The task has changed since it was listed');
     expect(text).toContain('"done": "2026-11-30"');
     if (c.tag !== undefined) expect(text).toContain('This edit would remove the tag #work');
+    expect(text).toContain('"renamed_notes": 1');
+    expect(text).toContain('#task/later');
+    if (c.tag !== undefined) expect(text).toContain('renaming #work would rename it');
     const deep = (await crowded.h.ok<{ folder: string; backlinks: { notes: { id: string }[] } }>('get_note', { note_id: id(2) }));
     expect(deep.folder).toBe('Work/A/B/C');
     expect(deep.backlinks.notes.map((n) => n.id)).toEqual(expect.arrayContaining([id(3), id(4)]));

@@ -39,7 +39,21 @@ describe('prompts', () => {
       ['review-session', ['deck']],
       ['weekly-digest', ['folder']],
       ['tidy-inbox', ['folder']],
+      ['plan-my-day', []],
     ]);
+  });
+
+  it('plan-my-day sets the assistant to read today\'s daily note and the open tasks due in the next days, and change nothing', async () => {
+    const h = await open();
+    h.clock.current = new Date(2026, 11, 30, 9, 0);
+    const plan = await h.client.getPrompt({ name: 'plan-my-day' });
+    const text = (plan.messages[0]?.content as { text: string }).text;
+    expect(text).toContain('today 2026-12-30');
+    expect(text).toMatch(/get_daily_note \(date "today"\)[\s\S]*list_tasks with status "open" and due_before "2027-01-02"[\s\S]*Propose a plan[\s\S]*Change nothing/);
+    // A read-only connection is offered it; it names no note, folder or tag.
+    const reader = await open({ scopes: ['notes:read'] });
+    expect((await reader.client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('plan-my-day');
+    for (const word of ['garden', 'Diary', 'secret', 'Projects']) expect(text).not.toContain(word);
   });
 
   it('gives a message that sets the assistant to work with the tools, naming the argument as the vault spells it', async () => {
@@ -67,7 +81,7 @@ describe('prompts', () => {
 
   it('offers only the prompts whose tools the connection may use', async () => {
     const reader = await open({ scopes: ['notes:read'] });
-    expect((await reader.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['weekly-digest']);
+    expect((await reader.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['weekly-digest', 'plan-my-day']);
     await expect(reader.client.getPrompt({ name: 'tidy-inbox' })).rejects.toThrow(/There is no prompt "tidy-inbox"/);
   });
 });
