@@ -12,9 +12,10 @@ import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.j
  * snapshot is then rebuilt rather than trusted. 5: the index's words changed
  * (issue 16: compounds beside their parts, unspaced scripts segmented, kana
  * and other letters' marks kept; src/index/fulltext/terms.ts). 6: the records by
- * column (record-columns.ts).
+ * column (record-columns.ts). 8: the records keep the notes' frontmatter
+ * properties (`properties`, for list_notes `where` and list_properties).
  */
-export const CACHE_VERSION = 7;
+export const CACHE_VERSION = 8;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';

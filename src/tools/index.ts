@@ -1,6 +1,7 @@
 import { editNoteTool } from './edit-note.js';
 import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
+import { listPropertiesTool } from './list-properties.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
 import { searchNotesTool } from './search-notes.js';
 import { setPropertiesTool } from './set-properties.js';
@@ -18,6 +19,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   findSimilarTool,
   listTagsTool,
   listFoldersTool,
+  listPropertiesTool,
   createNoteTool,
   updateNoteTool,
   editNoteTool,

@@ -4,6 +4,7 @@ import { gitBlobId } from './git/git-history.js';
 import { analyzeMarkdown } from '../format/markdown.js';
 import { SOURCES, type NoteRecord, type Source } from './note.js';
 import { frontmatterTags, mergeTags } from '../format/tags.js';
+import { recordProperties } from '../format/property-values.js';
 
 export interface FileFacts {
   path: string;
@@ -134,5 +135,7 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   if (markdown.links.length > 0) record.links = markdown.links;
   const review = scalarEntries(data.review);
   if (review !== undefined) record.review = review;
+  const properties = recordProperties(data);
+  if (properties !== undefined) record.properties = properties;
   return { record, id, data, body, searchText: markdown.searchText };
 }

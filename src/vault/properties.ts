@@ -7,6 +7,7 @@ import { InvalidInputError, ReadOnlyNoteError } from './errors.js';
 import { extractTags } from '../format/markdown.js';
 import type { Admit, NoteWithBody } from './note.js';
 import { frontmatterTags, mergeTags } from '../format/tags.js';
+import { HIDDEN_PROPERTIES } from '../format/property-values.js';
 
 /**
  * A note's properties (its frontmatter keys) as `set_properties`,
@@ -33,7 +34,7 @@ export type PropertyUpdates = Record<string, string | number | boolean | (string
  * moved (a numbered name keeps the title there), so under a boundary it
  * would tell that a note the connection cannot see holds that name.
  */
-const HIDDEN_KEYS = new Set(['id', 'review', 'title']);
+const HIDDEN_KEYS = HIDDEN_PROPERTIES;
 
 /** Why a key may not be set, by key. */
 const REFUSED_KEYS: ReadonlyMap<string, string> = new Map([

@@ -26,6 +26,7 @@ import { NoteFiles, type NoteFile, type VaultTestHooks } from './note-files.js';
 import type { Admit, NoteRecord, NoteWithBody } from './note.js';
 import { hashContent, parseNoteFile } from './parse.js';
 import { propertiesChange, propertiesOf, withPropertiesOf, type PropertiesRequest } from './properties.js';
+import type { PropertyIndex } from './property-index.js';
 import { frontmatterTags, mergeTags } from '../format/tags.js';
 
 export type { LoadProgress } from './loader.js';
@@ -253,6 +254,11 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** See Catalog.tagged. */
   tagged(candidates: readonly string[]): Iterable<NoteRecord> {
     return this.catalog.tagged(candidates);
+  }
+
+  /** See Catalog.properties. */
+  get properties(): PropertyIndex {
+    return this.catalog.properties;
   }
 
   atPath(vaultPath: string): NoteRecord | undefined {
