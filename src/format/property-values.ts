@@ -15,7 +15,8 @@ import { parseIso } from './time.js';
  * own type, so one property may mix types across notes (or within a list):
  * a number only with a value that reads as a number, a date only with one
  * that reads as a date, a checkbox only with true or false, and text with the
- * value's text. `!=` is the exact opposite of `=`: it holds when no element
+ * value's text (for `<`, `<=`, `>`, `>=` only with text that reads as
+ * neither a number nor a date, so that `priority > 2` leaves "high" out). `!=` is the exact opposite of `=`: it holds when no element
  * equals the value, so also for a note without the property.
  */
 
@@ -118,6 +119,8 @@ export interface CompiledCondition {
   readonly number: number | undefined;
   readonly moment: number | undefined;
   readonly checkbox: number | undefined;
+  /** Whether text elements take an order from the value: only from text that reads as neither a number nor a date. */
+  readonly ordersText: boolean;
 }
 
 function quoted(property: string): string {
@@ -147,7 +150,8 @@ export function compileCondition(condition: Condition): CompiledCondition {
     moment = parseIso(trimmed)?.getTime();
     if (text.trim() === 'true' || text.trim() === 'false') checkbox = text.trim() === 'true' ? 1 : 0;
   }
-  return { property, op, value, text, number, moment, checkbox };
+  const ordersText = typeof value === 'string' && number === undefined && moment === undefined;
+  return { property, op, value, text, number, moment, checkbox, ordersText };
 }
 
 /** How an element compares with a condition's value: negative, zero or positive; undefined when they cannot compare (a number with text that is no number). */
@@ -159,6 +163,8 @@ function compare(element: TypedElement, condition: CompiledCondition): number | 
 
 function elementHolds(element: TypedElement, condition: CompiledCondition, op: ConditionOp): boolean {
   if (op === 'contains' && element.kind === 'text') return element.text.includes(condition.text);
+  // `priority > 2` must not hold for "high": text takes an order from text alone.
+  if (element.kind === 'text' && !condition.ordersText && op !== '=' && op !== 'contains') return false;
   const order = compare(element, condition);
   if (order === undefined) return false;
   switch (op) {

@@ -80,7 +80,11 @@ describe('conditions on one value', () => {
     ['text < orders by letters', 'apple', '<', 'Banana', true],
     ['text >= ', 'beta', '>=', 'beta', true],
     ['text compared with a number compares its text', '10', '=', 10, true],
-    ['text "10" < "9" as text', '10', '<', '9', true],
+    ['text takes no order from a number', '10', '<', '9', false],
+    ['text takes no order from a number value', 'high', '>=', 2, false],
+    ['text takes no order from a date', 'soon', '>', '2026-01-01', false],
+    ['text takes no order from a checkbox', 'yes', '>', true, false],
+    ['text != a number', 'high', '!=', 2, true],
     // numbers
     ['number =', 3, '=', 3, true],
     ['number = its text', 3, '=', '3', true],
