@@ -52,7 +52,7 @@ export const listNotesTool = defineTool({
     'it filters by source kind, tag, folder, period and properties rather than by words (use search_notes for words, semantic_search for topics). ' +
     'where filters by properties ("notes with status active": where [{"property": "status", "op": "=", "value": "active"}]; call list_properties for the names). ' +
     'Returns {items, total, page}; each item has id, title, a 300-character snippet, tags, source, created and updated, and with where the properties its conditions name. ' +
-    'Errors: "Folder not found: X" for an unknown folder (call list_folders first); plain messages for out-of-range page or size.',
+    'Errors: "Folder not found: X" for an unknown folder (call list_folders first); plain messages for out-of-range page or size, and for a where condition with a value where its op takes none (exists, missing) or without one where it needs one.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({

@@ -11,7 +11,7 @@ export const listPropertiesTool = defineTool({
   description:
     'List the properties (frontmatter keys, as Obsidian shows them) your notes use, most used first, with how many notes have each and its types ' +
     '(text, number, checkbox, date, datetime, list). Call it before filtering list_notes with where, to learn the names and whether to compare numbers, dates or text. ' +
-    'tags counts the notes with any tag. id, review and title are not listed; at most the 500 most used are. Returns {properties: [{name, count, types}]}.',
+    'tags counts the notes with any tag. id, review and title are not listed; at most the 500 most used are. Takes no parameters. Returns {properties: [{name, count, types}]}. Errors: a plain message while the vault is still being read at start-up.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({}),
