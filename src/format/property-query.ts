@@ -109,9 +109,14 @@ export class WhereQuery {
 
   /** Whether `record` holds every condition, its values read from `lookup` (the index of its own vault). */
   holds<R extends PropertyRecord>(record: R, lookup: PropertyLookup<R>): boolean {
+    return this.holdsIn(record, this.conditions.map((condition) => lookup.notesWith(condition.property)));
+  }
+
+  /** holds, with each condition's notes (`notesWith`) looked up once for a whole pass rather than once a note. */
+  private holdsIn<R extends PropertyRecord>(record: R, notes: readonly (ReadonlyMap<R, readonly TypedElement[]> | undefined)[]): boolean {
     for (const condition of this.tagConditions) if (!tagHolds(condition, record.tags)) return false;
-    for (const condition of this.conditions) {
-      if (!conditionHolds(condition, lookup.notesWith(condition.property)?.get(record))) return false;
+    for (let i = 0; i < this.conditions.length; i++) {
+      if (!conditionHolds(this.conditions[i] as CompiledCondition, notes[i]?.get(record))) return false;
     }
     return true;
   }
@@ -121,8 +126,9 @@ export class WhereQuery {
    * lets through and that hold every condition, in no particular order.
    */
   *select<R extends PropertyRecord>(lookup: PropertyLookup<R>, base: Iterable<R> | undefined, all: () => Iterable<R>, sees?: (record: R) => boolean): Generator<R> {
+    const notes = this.conditions.map((condition) => lookup.notesWith(condition.property));
     for (const record of base ?? this.candidates(lookup) ?? all()) {
-      if ((sees === undefined || sees(record)) && this.holds(record, lookup)) yield record;
+      if ((sees === undefined || sees(record)) && this.holdsIn(record, notes)) yield record;
     }
   }
 
