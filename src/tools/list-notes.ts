@@ -62,8 +62,8 @@ export const listNotesTool = defineTool({
     tag: text('tag', { min: 1, max: 200, description: 'Only notes with this tag: "#hashtag", "@mention", or a bare word matching either. #ml also matches nested tags like #ml/papers.' }).optional(),
     folder: text('folder', { min: 1, max: 1000, description: 'Only notes directly inside this folder (name as list_folders gives it; any case, unless folders differ only in case), or "unfiled" for notes at the top level.' }).optional(),
     period: choice('period', ['today', 'yesterday', 'week'] as const, 'Only notes whose sort timestamp falls today, yesterday (calendar days, server time zone) or in the last 7 days.').optional(),
-    where: whereParam.optional(),
     sort: choice('sort', ['created', 'updated'] as const, 'Order newest first by created (default) or updated time; period filters on the same timestamp.').optional().default('created'),
+    where: whereParam.optional(),
   }),
   output: pagedItems,
   async handler(args, { view, clock }) {
