@@ -5,7 +5,8 @@
  * into `dir` (created if missing; meant to be empty): YAML frontmatter with
  * `id` (UUID v4-shaped, from the seeded PRNG), `title`, `created` and
  * `updated` spread over 2025, `tags` on some notes (flow or block lists,
- * nested tags included), `source: bookmark` + `source_url` on a few, and a
+ * nested tags included), `source: bookmark` + `source_url` on a few,
+ * `status`, `priority` and `due` on many (`workProperties`), and a
  * `review:` block on some `flashcards` cards. Bodies average about
  * `wordsPerNote` words (each note aims for 0.4–1.4× of it and overshoots by
  * part of a block) with headings, paragraphs, bullet, numbered and task
@@ -509,6 +510,24 @@ function renderBody(ctx: Ctx, title: string, targetWords: number): string {
   return `${blocks.join('\n\n')}\n`;
 }
 
+const STATUSES = ['active', 'active', 'waiting', 'done', 'done', 'done', 'someday'] as const;
+
+/**
+ * The properties a person's working notes carry, for list_notes `where`:
+ * `status` on 60 % of notes (active, waiting, done, someday), `priority` 1–5
+ * on 40 %, `due` (a date in 2025) on 25 %. Drawn from a generator seeded by
+ * the note's id, so every other draw of the vault is as it was before they
+ * were added.
+ */
+function workProperties(id: string): string[] {
+  const rng = createRng(Number.parseInt(id.replace(/-/g, '').slice(0, 8), 16));
+  const lines: string[] = [];
+  if (rng() < 0.6) lines.push(`status: ${pick(rng, STATUSES)}`);
+  if (rng() < 0.4) lines.push(`priority: ${randInt(rng, 1, 5)}`);
+  if (rng() < 0.25) lines.push(`due: ${formatIso(new Date(YEAR_START_MS + Math.floor(rng() * 365) * 86_400_000)).slice(0, 10)}`);
+  return lines;
+}
+
 interface RenderedNote {
   folder: string; // '' for root
   title: string;
@@ -562,6 +581,7 @@ function renderNote(ctx: Ctx, wordsPerNote: number): RenderedNote {
     const due = new Date(updated.getTime() + interval * 86_400_000);
     fm.push('review:', `  due: ${formatIso(due)}`, `  interval: ${interval}`, `  ease: ${ease}`, `  repetitions: ${reps}`);
   }
+  fm.push(...workProperties(id));
   fm.push('---');
 
   const target = Math.max(1, Math.round(wordsPerNote * (0.4 + rng())));

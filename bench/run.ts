@@ -225,6 +225,9 @@ export const METRICS = {
   search_p95: { label: 'search_notes round trip, p95', unit: 'ms', target: { op: '<=', value: 20 }, largeTarget: { op: '<=', value: 40 } },
   list_median: { label: 'list_notes tag+updated, median', unit: 'ms', largeTarget: { op: '<=', value: 20 } },
   list_p95: { label: 'list_notes tag+updated, p95', unit: 'ms' },
+  where_first: { label: 'list_notes where, first call (makes the property index)', unit: 'ms' },
+  where_median: { label: 'list_notes where, median', unit: 'ms', largeTarget: { op: '<=', value: 50 } },
+  where_p95: { label: 'list_notes where, p95', unit: 'ms' },
   get_first: { label: 'get_note, the first (makes the link index)', unit: 'ms' },
   get_median: { label: 'get_note with links and backlinks, median', unit: 'ms' },
   get_p95: { label: 'get_note with links and backlinks, p95', unit: 'ms' },
@@ -1031,6 +1034,48 @@ async function stepListLatency(run: SizeRun): Promise<void> {
 }
 
 /**
+ * The `where` queries of the generated vaults (issue 32), over the properties
+ * bench/generate.ts gives notes (`status`, `priority`, `due`): one
+ * condition, several, an order on numbers and on dates, and `!=`, which a
+ * note without the property also holds.
+ */
+const WHERE_QUERIES: Record<string, unknown>[] = [
+  { where: [{ property: 'status', op: '=', value: 'active' }] },
+  { where: [{ property: 'status', op: '=', value: 'active' }, { property: 'due', op: '<', value: '2025-07-01' }] },
+  { where: [{ property: 'priority', op: '>=', value: 4 }], sort: 'updated' },
+  { where: [{ property: 'due', op: '<', value: '2025-03-01' }] },
+  { where: [{ property: 'status', op: '!=', value: 'done' }, { property: 'priority', op: '<=', value: 2 }] },
+];
+
+/** A real vault's most used property but tags, as list_properties counts them; undefined when its notes have none. */
+async function commonestProperty(server: ServerHandle): Promise<{ name: string; count: number } | undefined> {
+  const result = await server.call('list_properties', {});
+  if (result.isError) throw new Error(`list_properties failed: ${textOf(result)}`);
+  const structured = (result.structuredContent ?? JSON.parse(textOf(result))) as { properties: { name: string; count: number }[] };
+  return structured.properties.find((property) => property.name !== 'tags');
+}
+
+async function stepWhereLatency(run: SizeRun): Promise<void> {
+  const server = needServer(run);
+  let queries = WHERE_QUERIES;
+  if (run.real) {
+    const top = await commonestProperty(server);
+    if (!top) throw new NotApplicable('the vault\'s notes have no properties, so there is nothing to filter list_notes by with where: left out');
+    queries = [{ where: [{ property: top.name, op: 'exists' }] }];
+    run.info.whereProperty = top;
+  }
+  const calls = Array.from({ length: run.options.listCalls }, (_, i) => ({ name: 'list_notes', args: queries[i % queries.length] ?? {} }));
+  // The first where call of a server makes the property index (property-index.ts); the rest find it made.
+  record(run, 'where_first', (await measureCalls(server, calls.slice(0, 1))).samples[0] ?? Number.NaN);
+  await measureCalls(server, calls.slice(1, 5));
+  const { samples } = await measureCalls(server, calls);
+  const summary = summarize(samples);
+  run.summaries.where = summary;
+  record(run, 'where_median', summary.median);
+  record(run, 'where_p95', summary.p95);
+}
+
+/**
  * get_note on notes that link and are linked to (issue 18): every answer
  * resolves the note's links and finds its backlinks. The notes are those of
  * the first pages of list_notes, newest first, which in a generated vault
@@ -1125,6 +1170,7 @@ export const STEPS: Step[] = [
   { name: 'outside edits tracked', run: stepEditsTracked },
   { name: 'search_notes latency', run: stepSearchLatency },
   { name: 'list_notes latency', run: stepListLatency },
+  { name: 'list_notes where latency', run: stepWhereLatency },
   { name: 'get_note latency', run: stepGetNoteLatency },
   { name: 'outside edit → searchable', run: stepOutsideEdits },
   { name: 'peak RSS of the warm server', run: stepWarmRss },

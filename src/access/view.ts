@@ -5,6 +5,7 @@ import type { Visibility } from '../index/fulltext/visibility.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
+import { countProperties, type CountedVault, type PropertyCount, type WhereQuery } from '../format/property-query.js';
 import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
 import type { BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
@@ -243,6 +244,37 @@ export class VaultView {
       const records = tagged === undefined ? vault.all() : vault.tagged(tagged);
       for (const record of records) if (record.shared) yield { record, owner: vault.owner ?? 'teammate' };
     }
+  }
+
+  /**
+   * Own in-boundary notes that hold every condition of `where`
+   * (property-query.ts), found through the vault's property index: only the
+   * notes of `tagged` (as for `ownNotes`), else of the narrowest property a
+   * condition needs, are looked at.
+   */
+  ownNotesWhere(where: WhereQuery, tagged?: readonly string[]): Iterable<NoteRecord> {
+    const base = tagged === undefined ? undefined : this.own.tagged(tagged);
+    return where.select(this.own.properties, base, () => this.own.all(), isBounded(this.policy) ? (record) => this.seesOwn(record) : undefined);
+  }
+
+  /** Teammates' shared notes that hold `where`, where this connection may see them; `tagged` as for `ownNotes`. */
+  *sharedNotesWhere(where: WhereQuery, tagged?: readonly string[]): Generator<VisibleNote> {
+    if (!sharedNotesVisible(this.policy)) return;
+    for (const vault of this.teammates) {
+      const base = tagged === undefined ? undefined : vault.tagged(tagged);
+      for (const record of where.select(vault.properties, base, () => vault.all(), (shared) => shared.shared)) yield { record, owner: vault.owner ?? 'teammate' };
+    }
+  }
+
+  /** list_properties: the properties of the notes this connection sees, and of no other (property-query.ts, `countProperties`). */
+  propertyCounts(): PropertyCount[] {
+    const vaults: CountedVault<NoteRecord>[] = [
+      { lookup: this.own.properties, records: () => this.own.all(), sees: isBounded(this.policy) ? (record) => this.seesOwn(record) : undefined },
+    ];
+    if (sharedNotesVisible(this.policy)) {
+      for (const vault of this.teammates) vaults.push({ lookup: vault.properties, records: () => vault.all(), sees: (record) => record.shared });
+    }
+    return countProperties(vaults);
   }
 
   /** Own and shared notes: what list_notes and the searches cover. */

@@ -13,9 +13,11 @@ import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.j
  * (issue 16: compounds beside their parts, unspaced scripts segmented, kana
  * and other letters' marks kept; src/index/fulltext/terms.ts). 6: the records by
  * column (record-columns.ts). 8: a record keeps its body's tasks
- * (src/format/tasks.ts; in the extras of record-columns.ts).
+ * (src/format/tasks.ts; in the extras of record-columns.ts). 9: and the
+ * note's frontmatter properties (`properties`, for list_notes `where` and
+ * list_properties).
  */
-export const CACHE_VERSION = 8;
+export const CACHE_VERSION = 9;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';

@@ -8,6 +8,7 @@ import { getNoteTool } from './get-note.js';
 import { gradeReviewTool } from './grade-review.js';
 import { listFoldersTool } from './list-folders.js';
 import { listNotesTool } from './list-notes.js';
+import { listPropertiesTool } from './list-properties.js';
 import { listTagsTool } from './list-tags.js';
 import { listTasksTool } from './list-tasks.js';
 import { moveNoteTool } from './move-note.js';
@@ -28,6 +29,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   listTagsTool,
   listFoldersTool,
   listTasksTool,
+  listPropertiesTool,
   createNoteTool,
   updateNoteTool,
   editNoteTool,

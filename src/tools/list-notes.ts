@@ -4,9 +4,11 @@ import { FolderNotFoundError, InvalidInputError } from '../vault/errors.js';
 import { TopK } from '../index/top-k.js';
 import { SOURCES, type NoteRecord } from '../vault/note.js';
 import { tagFilterCandidates } from '../format/tags.js';
+import { WhereQuery } from '../format/property-query.js';
 import { toItem } from './note-items.js';
 import { choice, intParam, pagedItems, text } from './schemas.js';
 import { defineTool } from './tool.js';
+import { whereParam } from './where-param.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -47,9 +49,10 @@ export const listNotesTool = defineTool({
   title: 'List notes',
   description:
     'Browse notes newest first, with optional filters. The right tool for "what did I save this week?" or "show my bookmarks tagged #ml": ' +
-    'it filters by source kind, tag, folder and period rather than by words (use search_notes for words, semantic_search for topics). ' +
-    'Returns {items, total, page}; each item has id, title, a 300-character snippet, tags, source, created and updated. ' +
-    'Errors: "Folder not found: X" for an unknown folder (call list_folders first); plain messages for out-of-range page or size.',
+    'it filters by source kind, tag, folder, period and properties rather than by words (use search_notes for words, semantic_search for topics). ' +
+    'where filters by properties ("notes with status active": where [{"property": "status", "op": "=", "value": "active"}]; call list_properties for the names). ' +
+    'Returns {items, total, page}; each item has id, title, a 300-character snippet, tags, source, created and updated, and with where the properties its conditions name. ' +
+    'Errors: "Folder not found: X" for an unknown folder (call list_folders first); plain messages for out-of-range page or size, and for a where condition with a value where its op takes none (exists, missing) or without one where it needs one.',
   scope: 'notes:read',
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: z.object({
@@ -60,6 +63,7 @@ export const listNotesTool = defineTool({
     folder: text('folder', { min: 1, max: 1000, description: 'Only notes directly inside this folder (name as list_folders gives it; any case, unless folders differ only in case), or "unfiled" for notes at the top level.' }).optional(),
     period: choice('period', ['today', 'yesterday', 'week'] as const, 'Only notes whose sort timestamp falls today, yesterday (calendar days, server time zone) or in the last 7 days.').optional(),
     sort: choice('sort', ['created', 'updated'] as const, 'Order newest first by created (default) or updated time; period filters on the same timestamp.').optional().default('created'),
+    where: whereParam.optional(),
   }),
   output: pagedItems,
   async handler(args, { view, clock }) {
@@ -76,6 +80,8 @@ export const listNotesTool = defineTool({
         folder = resolveFolderFilter(args.folder, [...view.folderCounts().folders.keys()]);
       }
     }
+    const where = args.where === undefined ? undefined : WhereQuery.compile(args.where);
+    const tagged = candidates ?? where?.tagged;
     const window = args.period === undefined ? undefined : periodWindow(args.period, clock.now());
 
     // Only the notes up to the page are kept in order: sorting every match
@@ -92,10 +98,15 @@ export const listNotesTool = defineTool({
     // A tag filter visits only the notes it covers, through the vaults' tag
     // indexes. A folder filter is a personal view: teammates' shared notes
     // have no folder.
-    for (const record of view.ownNotes(candidates)) visit(record);
-    if (folder === undefined) for (const { record, owner } of view.sharedNotes(candidates)) visit(record, owner);
+    // A where query visits only the notes of its narrowest property (or tag) through the vaults' property indexes.
+    for (const record of where ? view.ownNotesWhere(where, tagged) : view.ownNotes(tagged)) visit(record);
+    if (folder === undefined) for (const { record, owner } of where ? view.sharedNotesWhere(where, tagged) : view.sharedNotes(tagged)) visit(record, owner);
     const start = (args.page - 1) * args.size;
     const page = kept.sorted().slice(start, start + args.size);
-    return { items: page.map(({ record, owner }) => toItem(owner === undefined ? { record } : { record, owner })), total, page: args.page };
+    const items = page.map(({ record, owner }) => {
+      const item = toItem(owner === undefined ? { record } : { record, owner });
+      return where ? { ...item, properties: where.shown(record) } : item;
+    });
+    return { items, total, page: args.page };
   },
 });

@@ -61,6 +61,7 @@ export const noteItem = z.object({
   ...noteItemFields,
   snippet: z.string().describe('The first 300 characters of the body as plain text, … appended when cut.'),
   similarity: z.number().min(0).max(1).optional().describe('0–1, only from semantic_search and find_similar.'),
+  properties: z.record(z.string(), z.unknown()).optional().describe('Only from list_notes with where: the properties its conditions name that the note has, as written.'),
 });
 
 const noteRef = z.object({ id: z.string(), title: z.string() });

@@ -7,6 +7,7 @@ import type { NoteRecord } from './note.js';
 import { folderOf } from './parse.js';
 import { DeferredIndex } from './deferred-index.js';
 import { LinkIndex } from './link-index.js';
+import { PropertyIndex } from './property-index.js';
 import { TagIndex } from './tag-index.js';
 
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
@@ -57,6 +58,12 @@ export class Catalog {
     () => this.records.values(),
     (record) => this.records.get(record.id) === record,
   );
+  /** The notes by frontmatter property (list_notes `where`, list_properties), made when first asked for and kept in step from then on. */
+  private readonly byProperty = new DeferredIndex(
+    () => new PropertyIndex(),
+    () => this.records.values(),
+    (record) => this.records.get(record.id) === record,
+  );
   private git: GitHistory | undefined;
   /**
    * Told when a note is placed at a new path under the id it had at another
@@ -94,6 +101,11 @@ export class Catalog {
     return this.byLink.now();
   }
 
+  /** The notes by property (made now when it is not yet). */
+  get properties(): PropertyIndex {
+    return this.byProperty.now();
+  }
+
   /** Make the tag index a slice at a time, with the event loop free in between (after the first read). */
   indexTagsInSteps(): Promise<void> {
     return this.byTag.makeInSteps();
@@ -102,6 +114,7 @@ export class Catalog {
   private put(record: NoteRecord, old?: NoteRecord): void {
     this.byTag.live?.put(record, old);
     this.byLink.live?.put(record, old);
+    this.byProperty.live?.put(record, old);
   }
 
   atPath(vaultPath: string): NoteRecord | undefined {
@@ -198,6 +211,7 @@ export class Catalog {
       this.records.delete(record.id);
       this.byTag.live?.remove(current);
       this.byLink.live?.remove(current);
+      this.byProperty.live?.remove(current);
     }
     if (this.idByPath.get(record.path) === record.id) this.deletePath(record.path);
     if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);

@@ -1,3 +1,4 @@
+import type { StoredValue } from '../format/property-values.js';
 import type { NoteTask } from '../format/tasks.js';
 
 export const SOURCES = ['note', 'bookmark', 'email', 'feed'] as const;
@@ -40,6 +41,12 @@ export interface NoteRecord {
    * review rules to read: the vault model keeps it without knowing its format.
    */
   review?: Record<string, string | number | boolean>;
+  /**
+   * The frontmatter properties `where` and list_properties read (property-values.ts,
+   * `recordProperties`): every key but id, review, title and tags, as text,
+   * numbers, checkboxes and lists, dates as written; absent when there are none.
+   */
+  properties?: Record<string, StoredValue>;
   /** `shared: true` in the frontmatter: visible to teammates who mount this vault. */
   shared: boolean;
   /** The frontmatter is not valid YAML: the note is listed but never rewritten. */

@@ -4,6 +4,7 @@ import { gitBlobId } from './git/git-history.js';
 import { analyzeMarkdown } from '../format/markdown.js';
 import { SOURCES, type NoteRecord, type Source } from './note.js';
 import { frontmatterTags, mergeTags } from '../format/tags.js';
+import { recordProperties } from '../format/property-values.js';
 import { tasksOf } from '../format/tasks.js';
 
 export interface FileFacts {
@@ -137,5 +138,7 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   if (tasks.length > 0) record.tasks = tasks;
   const review = scalarEntries(data.review);
   if (review !== undefined) record.review = review;
+  const properties = recordProperties(data);
+  if (properties !== undefined) record.properties = properties;
   return { record, id, data, body, searchText: markdown.searchText };
 }

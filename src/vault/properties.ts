@@ -4,6 +4,7 @@ import { parseFrontmatter, splitFrontmatter, type FrontmatterData } from '../for
 import { guardedContent, splitForEdit, stampUpdated, type EditedNote } from './edits.js';
 import { InvalidInputError } from './errors.js';
 import type { Admit, NoteWithBody } from './note.js';
+import { HIDDEN_PROPERTIES } from '../format/property-values.js';
 
 /**
  * A note's properties (its frontmatter keys) as `set_properties`,
@@ -30,7 +31,7 @@ export type PropertyUpdates = Record<string, string | number | boolean | (string
  * moved (a numbered name keeps the title there), so under a boundary it
  * would tell that a note the connection cannot see holds that name.
  */
-const HIDDEN_KEYS = new Set(['id', 'review', 'title']);
+const HIDDEN_KEYS = HIDDEN_PROPERTIES;
 
 /** Why a key may not be set, by key. */
 const REFUSED_KEYS: ReadonlyMap<string, string> = new Map([

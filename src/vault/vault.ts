@@ -28,6 +28,7 @@ import type { VaultParts } from './vault-parts.js';
 import { forgetFolder, forgetPath, refreshPath } from './watched-changes.js';
 import { readOnlyVaultError } from './write-refusals.js';
 import { tagRenameChange, type TagRenameRequest } from './rename-tag.js';
+import type { PropertyIndex } from './property-index.js';
 
 export type { LoadProgress } from './loader.js';
 export type { VaultTestHooks } from './note-files.js';
@@ -243,6 +244,11 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** See Catalog.tagged. */
   tagged(candidates: readonly string[]): Iterable<NoteRecord> {
     return this.parts.catalog.tagged(candidates);
+  }
+
+  /** See Catalog.properties. */
+  get properties(): PropertyIndex {
+    return this.parts.catalog.properties;
   }
 
   atPath(vaultPath: string): NoteRecord | undefined {

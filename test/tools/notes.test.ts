@@ -194,7 +194,7 @@ describe('list_notes', () => {
     [{ source: 'tweet' }, 'source must be one of: all, note, bookmark, email, feed'],
     [{ period: 'month' }, 'period must be one of: today, yesterday, week'],
     [{ sort: 'title' }, 'sort must be one of: created, updated'],
-    [{ colour: 'red' }, 'list_notes does not take colour; it takes: page, size, source, tag, folder, period, sort.'],
+    [{ colour: 'red' }, 'list_notes does not take colour; it takes: page, size, source, tag, folder, period, sort, where.'],
     [{ tag: '#' }, 'tag must be a tag such as "#ml", "@alice" or a bare word; "#" is not one.'],
   ])('rejects %j plainly', async (args, message) => {
     expect(await h.fail('list_notes', args)).toBe(message);
