@@ -13,6 +13,7 @@ import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
 import type { BodyEditRequest, BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, PropertiesRequest, UpdateRequest, Vault } from '../vault/vault.js';
 import { askedName } from '../vault/move-target.js';
+import type { DailySettings } from '../format/daily-notes.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { listenToNotes } from './note-changes.js';
 import { boundaryKey, folderInBoundary, folderVisible, isBounded, keepsBoundaryTag, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
@@ -59,6 +60,8 @@ export interface NewNote {
   noteCap: number | null;
   folder?: string | undefined;
   properties?: Readonly<Record<string, PropertyValue>> | undefined;
+  /** The text opens with a frontmatter block of its own, kept (get_daily_note's template: CreateRequest.ownFrontmatter). */
+  ownFrontmatter?: boolean;
 }
 
 /** How long a tool call waits for the first read of the vault before saying it is not ready. */
@@ -428,6 +431,35 @@ export class VaultView {
     return found.owner === undefined ? note : { ...note, owner: found.owner };
   }
 
+  /** Obsidian's daily notes settings of the person's vault, as get_daily_note follows them. */
+  dailySettings(): Promise<DailySettings> {
+    return this.own.dailySettings();
+  }
+
+  /**
+   * The own note at a vault path (of plain segments), if this connection
+   * sees it: spelt so, else in the folder of that name in another case (where
+   * a create lands), looked for on the disk when the vault has not seen it
+   * yet (a daily note made by hand a moment ago).
+   */
+  async ownNoteAt(vaultPath: string): Promise<NoteRecord | undefined> {
+    if (vaultPath.split('/').some((segment) => segment === '' || segment === '.' || segment === '..')) return undefined;
+    const slash = vaultPath.lastIndexOf('/');
+    const folder = slash < 0 ? null : (this.own.findFolder(vaultPath.slice(0, slash)) ?? vaultPath.slice(0, slash));
+    const spelt = folder === null ? vaultPath : `${folder}/${vaultPath.slice(slash + 1)}`;
+    let record = this.own.atPath(vaultPath) ?? this.own.atPath(spelt);
+    if (record === undefined && folderInBoundary(this.policy, folder, this.own)) {
+      await this.own.refresh(spelt);
+      record = this.own.atPath(spelt);
+    }
+    return record !== undefined && this.seesOwn(record) ? record : undefined;
+  }
+
+  /** The whole file of the note a template setting names (as a link from the top of the vault), among the notes this connection sees. */
+  templateText(linkPath: string): Promise<string | undefined> {
+    return this.own.linkedFileText(linkPath, isBounded(this.policy) ? (record) => this.seesOwn(record) : undefined);
+  }
+
   /** A note this connection may change: own and in-boundary. Shared notes are refused plainly. */
   writable(id: string): NoteRecord {
     const found = this.find(id);
@@ -462,6 +494,7 @@ export class VaultView {
       noteCap: request.noteCap,
       ...(properties ? { properties } : {}),
       ...(journal ? { journal } : {}),
+      ...(request.ownFrontmatter ? { ownFrontmatter: true } : {}),
     });
     return asked === undefined ? made : this.shownIn(made, asked);
   }

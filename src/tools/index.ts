@@ -1,4 +1,5 @@
 import { editNoteTool } from './edit-note.js';
+import { getDailyNoteTool } from './get-daily-note.js';
 import { getNoteTool } from './get-note.js';
 import { listNotesTool } from './list-notes.js';
 import { getDueReviewsTool, gradeReviewTool } from './review.js';
@@ -15,6 +16,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   semanticSearchTool,
   listNotesTool,
   getNoteTool,
+  getDailyNoteTool,
   findSimilarTool,
   listTagsTool,
   listFoldersTool,

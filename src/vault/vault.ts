@@ -8,12 +8,14 @@ import { cacheDir } from '../storage/dexi-dir.js';
 import { numberedName } from '../storage/filenames.js';
 import { assertFits, createNote, ensureNoteFolder, type CreateRequest } from './create.js';
 import { assertFileWritable, deleteNoteFile, type AdmitAttachment, type Deleted } from './delete.js';
+import { readDailySettings, readSmallFile } from './daily-files.js';
+import type { DailySettings } from '../format/daily-notes.js';
 import type { Clock } from './clock.js';
 import { editedNoteBody, type BodyEditRequest } from './body-edits.js';
 import { asksForNothing, editedContent, withFrontmatterKeys } from './edits.js';
 import { ConcurrentEditError, DexiError, NoteNotFoundError, NothingToUpdateError, ReadOnlyNoteError } from './errors.js';
 import { GitDates } from './git/git-dates.js';
-import { isIgnoredPath, isNoteFileName } from './ignore.js';
+import { isIgnoredPath, isNoteFileName, MAX_NOTE_BYTES } from './ignore.js';
 import { bodyOf, Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import type { Visible } from './link-index.js';
@@ -299,6 +301,17 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** The canonical spelling of a folder given in any case, if it exists. */
   findFolder(name: string): string | undefined {
     return this.catalog.findFolder(name);
+  }
+
+  /** Obsidian's daily notes settings for this vault, read now (daily-files.ts). */
+  dailySettings(): Promise<DailySettings> {
+    return readDailySettings(this.root);
+  }
+
+  /** The whole file of the note a link path names from the top of the vault (as Obsidian finds a template), or undefined; `visible` as for `linksOf`. */
+  async linkedFileText(linkPath: string, visible?: Visible): Promise<string | undefined> {
+    const record = this.catalog.links.resolve(linkPath, '', visible);
+    return record === undefined ? undefined : readSmallFile(this.root, record.path, MAX_NOTE_BYTES);
   }
 
   /** Whether the git history has been read (or there is none to read). */
