@@ -4,9 +4,10 @@ import { hasScope } from '../access/policy.js';
 import type { VaultView } from '../access/view.js';
 import { dailyDate, dailyNotePlace, type DailyNotePlace } from '../format/daily-notes.js';
 import { fillDailyTemplate } from '../format/daily-template.js';
-import { fileNameProblem, folderNameProblem, printable } from '../storage/filenames.js';
+import { fileNameProblem, folderNameProblem, numberedName, printable } from '../storage/filenames.js';
 import { folderPathProblem } from '../storage/paths.js';
 import { DexiError, InvalidInputError } from '../vault/errors.js';
+import type { NoteRecord } from '../vault/note.js';
 import { toFullNote } from './items.js';
 import { BACKLINK_LIMIT, fullNote, text } from './schemas.js';
 import { defineTool } from './tool.js';
@@ -25,6 +26,26 @@ function placeProblem(place: DailyNotePlace): string | undefined {
   return folder ?? fileNameProblem(place.name);
 }
 
+/** How many numbered names (` 2`, ` 3`, …) a tag-bounded connection's daily note is looked for under. */
+const NUMBERED_LOOKUPS = 5;
+
+/**
+ * The daily note at `place` this connection sees. Under a tag boundary, where
+ * the file may be held by a note it cannot see, also the note it made beside
+ * it (createDaily): numbered, with the day's name as its title.
+ */
+async function findDaily(view: VaultView, place: DailyNotePlace): Promise<NoteRecord | undefined> {
+  if (placeProblem(place) !== undefined) return undefined;
+  const found = await view.ownNoteAt(place.path);
+  if (found !== undefined || view.policy.tag === undefined) return found;
+  const folder = place.folder === null ? '' : `${place.folder}/`;
+  for (let attempt = 2; attempt <= NUMBERED_LOOKUPS; attempt++) {
+    const numbered = await view.ownNoteAt(`${folder}${numberedName(place.name, attempt)}.md`);
+    if (numbered?.title === place.name) return numbered;
+  }
+  return undefined;
+}
+
 /** A new daily note at `place`, from the template the settings name (none, or one this connection cannot see: empty, as Obsidian makes it). */
 async function createDaily(view: VaultView, place: DailyNotePlace, fill: { date: Moment; format: string; template: string; now: Date; noteCap: number | null }) {
   const problem = placeProblem(place);
@@ -33,8 +54,12 @@ async function createDaily(view: VaultView, place: DailyNotePlace, fill: { date:
   }
   const template = fill.template === '' ? '' : ((await view.templateText(fill.template)) ?? '');
   const body = fillDailyTemplate(template, { date: fill.date, format: fill.format, title: place.name, now: fill.now });
+  // Security: under a tag boundary the file may be held by a daily note this
+  // connection cannot see; the new note is then numbered (` 2`) with its title
+  // in its frontmatter. Writing the title always makes both answers alike.
+  const properties = view.policy.tag === undefined ? undefined : { title: place.name };
   // "unfiled" is create_note's name for the top level; a folder boundary refuses a folder outside it as create_note does.
-  return view.create({ title: place.name, text: body, noteCap: fill.noteCap, folder: place.folder ?? 'unfiled', ownFrontmatter: true }, 'get_daily_note');
+  return view.create({ title: place.name, text: body, noteCap: fill.noteCap, folder: place.folder ?? 'unfiled', properties, ownFrontmatter: true }, 'get_daily_note');
 }
 
 export const getDailyNoteTool = defineTool({
@@ -59,7 +84,7 @@ export const getDailyNoteTool = defineTool({
     await view.assertReady();
     const daily = await view.dailySettings();
     const place = dailyNotePlace(daily, date);
-    const found = placeProblem(place) === undefined ? await view.ownNoteAt(place.path) : undefined;
+    const found = await findDaily(view, place);
     if (found !== undefined) {
       const note = await view.read(found.id);
       return toFullNote(note.record, note.body, undefined, view.connections(note, BACKLINK_LIMIT), note.properties);

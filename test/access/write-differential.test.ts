@@ -29,6 +29,8 @@ const INSIDE: Record<string, string> = {
   ),
   'Work/Sub/Deep.md': note(2, '#work Deep work. [[Plan]] [[../Plan]] [p](../Plan.md) [[Target]] [[secret]] [[HR/salary]] [x](../../Private/HR/salary.md) [[Private/other]]'),
   'Work/Sub/Target.md': note(3, '#work Target. [[Deep]] [[Plan#Goals]] [[salary]] ![[Plan]]'),
+  '.obsidian/daily-notes.json': JSON.stringify({ folder: 'Work/Daily', template: 'Work/Daily template' }),
+  'Work/Daily template.md': '# {{title}}\n\n#work\n',
   'Work/Linker.md': note(4, '#work Links in. [[Deep|the deep one]] [[Sub/Deep]] [t](Sub/Target.md) [[Plan]] [[Deep.md]] [d](./Sub/Deep.md#x)'),
 };
 
@@ -65,6 +67,8 @@ function outside(tagBoundary: boolean): Record<string, string> {
       'Work/A/Secret plan.md': 'Untagged, in a folder on a move\'s path.\n',
       'Work/Sub/Hidden.md': 'Untagged, beside the inside notes: [[Deep]] [[Plan]] [t](Target.md)\n',
       'Work/Moved/Deeper/secret.md': 'Untagged, where the probe goes.\n',
+      // The person's own daily note, untagged: get_daily_note's note for that day is numbered beside it, unseen.
+      'Work/Daily/2026-11-20.md': 'An untagged daily note.\n',
     });
   }
   return files;
@@ -146,6 +150,10 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
   // limits SECURITY.md states (see `outside`); the folder's answer in another case is look-alike-folders.test.ts's.
   const secret = (await call('create_note', { title: 'Filler 5', text: '#work In a folder of outside notes.', folder: 'Private', properties: { kind: 'probe' } })).structuredContent as { id?: string } | undefined;
   await call('create_note', { title: 'Filler 3', text: '#work', folder: 'X/Sub', properties: { created: '2026-01-01', title: 'Filler 3' } });
+  // get_daily_note: made from the template, then found again, where outside notes hold the day's file.
+  await call('get_daily_note', { date: '2026-11-20', create: true });
+  await call('get_daily_note', { date: '2026-11-20' });
+  await call('get_daily_note', { date: '2026-11-21' });
   const made = [hidden?.id, secret?.id].filter((made): made is string => made !== undefined);
   // What the connection reads afterwards: every note it sees, with its links and backlinks, and the folders.
   // Notes created at one moment list in no fixed order among themselves: the listing is kept sorted by title, folder
@@ -171,6 +179,9 @@ describe.each(CASES)('writes under boundary: $name', (c) => {
     expect(text).toContain('Target, edited: [[salary]] [[Deep]]');
     expect(text).toContain('- a bullet [[Deep]] [[secret]]');
     expect(text).toContain('Heading not found: Missing');
+    // The daily note was made from the template, found again, and the next day's is missing.
+    expect(text.split('"text": "# 2026-11-20').length).toBe(3);
+    expect(text).toContain('No daily note for 2026-11-21');
     if (c.tag !== undefined) expect(text).toContain('This edit would remove the tag #work');
     const deep = (await crowded.h.ok<{ folder: string; backlinks: { notes: { id: string }[] } }>('get_note', { note_id: id(2) }));
     expect(deep.folder).toBe('Work/A/B/C');

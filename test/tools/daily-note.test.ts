@@ -121,7 +121,8 @@ describe('get_daily_note creates the daily note', () => {
   });
 
   it('without settings, makes YYYY-MM-DD at the top level with no template; a settings file that does not parse is the same', async () => {
-    for (const files of [{ 'Note.md': 'x\n' }, { 'Note.md': 'x\n', '.obsidian/daily-notes.json': '{"folder": "Journal",' }]) {
+    const vaults: Record<string, string>[] = [{ 'Note.md': 'x\n' }, { 'Note.md': 'x\n', '.obsidian/daily-notes.json': '{"folder": "Journal",' }];
+    for (const files of vaults) {
       const h = await harness(files);
       const note = await h.ok<FullNote>('get_daily_note', { create: true });
       expect(note).toMatchObject({ title: TODAY, text: '' });
