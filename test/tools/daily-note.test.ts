@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import moment from 'moment';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { connect, copySampleVault, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
 import { activityFile, parseActivity } from '../../src/vault/record/activity.js';
 import { undo } from '../../src/vault/record/undo.js';
 
@@ -56,6 +56,14 @@ describe('get_daily_note finds the daily note', () => {
     expect(await h.ok<FullNote>('get_daily_note', { date: 'yesterday' })).toEqual(note);
     // As get_note gives it.
     expect(await h.ok<FullNote>('get_note', { note_id: note.id })).toEqual(note);
+  });
+
+  it('finds the sample vault\'s journal entries through its daily-notes.json', async () => {
+    const h = await connect({ dir: await copySampleVault() });
+    open.push(h);
+    const note = await h.ok<FullNote>('get_daily_note', { date: '2026-11-12' });
+    expect(note).toMatchObject({ id: '0b900b4d-4488-4c13-84bf-e70d822611a2', folder: 'Journal' });
+    expect(await h.fail('get_daily_note', { date: '2026-11-13' })).toBe('No daily note for 2026-11-13; call get_daily_note again with create: true to make it.');
   });
 
   it('finds a note written a moment ago, before the watcher tells of it', async () => {
