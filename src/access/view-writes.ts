@@ -65,6 +65,8 @@ export interface NewNote {
   noteCap: number | null;
   folder?: string | undefined;
   properties?: Readonly<Record<string, PropertyValue>> | undefined;
+  /** The text opens with a frontmatter block of its own, kept (get_daily_note's template: CreateRequest.ownFrontmatter). */
+  ownFrontmatter?: boolean;
 }
 
 /** What the writes read of the view they belong to. */
@@ -120,6 +122,7 @@ export class ViewWrites {
       noteCap: request.noteCap,
       ...(properties ? { properties } : {}),
       ...(journal ? { journal } : {}),
+      ...(request.ownFrontmatter ? { ownFrontmatter: true } : {}),
     });
     return asked === undefined ? made : shownIn(made, asked);
   }

@@ -13,6 +13,7 @@ import type { PropertyValue } from '../vault/properties.js';
 import { watchNotes, type NoteWatcher } from './note-changes.js';
 import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 import { ViewWrites, type NewNote } from './view-writes.js';
+import { DailyNotesView } from './daily-notes-view.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
 import type { RenameProgress, TagRenameOutcome } from './tag-renaming.js';
 
@@ -37,6 +38,7 @@ interface RankedTextHit extends FullTextHit {
 export class VaultView {
   /** The writes, deciding their boundary with this view's reads (view-writes.ts). */
   private readonly writes: ViewWrites;
+  /** What get_daily_note reads, through this view (daily-notes-view.ts). */ readonly daily: DailyNotesView;
 
   constructor(
     private readonly own: Vault,
@@ -55,6 +57,7 @@ export class VaultView {
       journal: (tool) => this.journal(tool),
       ownNotes: (tagged) => this.ownNotes(tagged),
     });
+    this.daily = new DailyNotesView({ own, policy, seesOwn: (record) => this.seesOwn(record) });
   }
 
   /** The journal of one tool call's writes, when writes are recorded. */

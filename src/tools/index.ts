@@ -4,6 +4,7 @@ import { deleteNoteTool } from './delete-note.js';
 import { editNoteTool } from './edit-note.js';
 import { findSimilarTool } from './find-similar.js';
 import { getDueReviewsTool } from './get-due-reviews.js';
+import { getDailyNoteTool } from './get-daily-note.js';
 import { getNoteTool } from './get-note.js';
 import { gradeReviewTool } from './grade-review.js';
 import { listFoldersTool } from './list-folders.js';
@@ -25,6 +26,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   semanticSearchTool,
   listNotesTool,
   getNoteTool,
+  getDailyNoteTool,
   findSimilarTool,
   listTagsTool,
   listFoldersTool,

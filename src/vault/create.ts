@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileNameForTitle, folderNameProblem, numberedName, printable } from '../storage/filenames.js';
 import { resolveName } from '../storage/names.js';
 import { setFrontmatterKeys } from '../format/frontmatter-edit.js';
+import { splitFrontmatter } from '../format/frontmatter.js';
 import { folderPathProblem, inLinkedFolder, isWithin, PathOutsideVaultError, resolveInside, samePath } from '../storage/paths.js';
 import { recorded, type WriteJournal } from './record/activity.js';
 import type { Catalog } from './catalog.js';
@@ -30,6 +31,12 @@ export interface CreateRequest {
   properties?: PropertyUpdates;
   /** Where a tool's create is recorded. */
   journal?: WriteJournal;
+  /**
+   * `text` may open with a frontmatter block of its own (a daily note's
+   * template), which the note keeps as written, with the keys made here set
+   * in it; otherwise text that begins with `---` stays body.
+   */
+  ownFrontmatter?: boolean;
 }
 
 /**
@@ -97,7 +104,7 @@ export function createNote(
         else frontmatter[key] = value;
       }
       // A fresh block, so that text which itself begins with `---` stays body.
-      const content = setFrontmatterKeys('', frontmatter) + request.text;
+      const content = request.ownFrontmatter ? setFrontmatterKeys(request.text, frontmatter) : setFrontmatterKeys('', frontmatter) + request.text;
       assertFits(content);
       const attachmentFile = attachmentName === undefined ? undefined : path.join(realDir, attachmentName);
       const write = { action: 'created', id: frontmatter.id as string, path: vaultPath, after: hashContent(content), ...(made.made ? { madeFolder: made.made } : {}) } as const;
@@ -127,7 +134,7 @@ export function createNote(
         const parsed = parseNoteFile({ path: vaultPath, content, size, mtimeMs: nowMs, ctimeMs: nowMs, ino: 0, birthtimeMs: nowMs });
         record = { ...parsed.record, id: frontmatter.id as string };
       }
-      return withPropertiesOf(content, { record, body: request.text });
+      return withPropertiesOf(content, { record, body: request.ownFrontmatter ? splitFrontmatter(request.text).body : request.text });
     }
     throw new DexiError('Could not find a free file name for this title; choose another title.');
   });

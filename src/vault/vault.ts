@@ -8,6 +8,9 @@ import { setFrontmatterKeys } from '../format/frontmatter-edit.js';
 import { createNote, type CreateRequest } from './create.js';
 import { readNote } from './current-note.js';
 import { deleteNote, type AdmitAttachment, type Deleted } from './delete.js';
+import { MAX_NOTE_BYTES } from './ignore.js';
+import { readDailySettings, readSmallFile } from './daily-files.js';
+import type { DailySettings } from '../format/daily-notes.js';
 import type { Clock } from './clock.js';
 import { editedNoteBody, type BodyEditRequest } from './body-edits.js';
 import { asksForNothing, editedContent, guardedContent } from './edits.js';
@@ -295,6 +298,17 @@ export class Vault extends EventEmitter<VaultEvents> {
   /** The canonical spelling of a folder given in any case, if it exists. */
   findFolder(name: string): string | undefined {
     return this.parts.catalog.findFolder(name);
+  }
+
+  /** Obsidian's daily notes settings for this vault, read now (daily-files.ts). */
+  dailySettings(): Promise<DailySettings> {
+    return readDailySettings(this.root);
+  }
+
+  /** The whole file of the note a link path names from the top of the vault (as Obsidian finds a template), or undefined; `visible` as for `linksOf`. */
+  async linkedFileText(linkPath: string, visible?: Visible): Promise<string | undefined> {
+    const record = this.parts.catalog.links.resolve(linkPath, '', visible);
+    return record === undefined ? undefined : readSmallFile(this.root, record.path, MAX_NOTE_BYTES);
   }
 
   /** Whether the git history has been read (or there is none to read). */

@@ -120,6 +120,7 @@ describe.each(CASES)('boundary: $name', (c) => {
     ['list_tasks', { size: 50, status: 'all' }],
     ['list_tasks', { size: 50, query: 'follow up' }],
     ['list_tasks', { size: 50, due_before: '2027-01-01' }],
+    ['get_daily_note', { date: '2026-11-27' }],
   ];
 
   it.each(calls)('%s %j reveals nothing outside', async (tool, args) => {
@@ -290,5 +291,64 @@ describe.each(CASES)('move_note under boundary: $name', (c) => {
     const linkers = [1, 3, 4, 5, 6].filter((n) => c.inside.includes(n)).map(id);
     expect(moved.backlinks.notes.map((n) => n.id).sort()).toEqual(linkers.sort());
     expect(moved.backlinks.total).toBe(linkers.length);
+  });
+});
+
+/**
+ * get_daily_note over daily notes on both sides of each boundary: Home holds
+ * the daily notes (outside the folder Work; under the tag #work, only the one
+ * tagged #work is inside), and the daily template is outside every boundary.
+ */
+const DAILY_VAULT: Record<string, string> = {
+  ...BOUNDARY_VAULT,
+  '.obsidian/daily-notes.json': JSON.stringify({ folder: 'Home', template: 'Templates/Daily zebra' }),
+  'Templates/Daily zebra.md': '---\nmood: zebra\n---\nzebra template #diary\n',
+  'Home/2026-11-28.md': 'Zebra day. #diary\n',
+  'Home/2026-11-29.md': 'Office day. #work\n',
+};
+
+describe.each(CASES)('get_daily_note under boundary: $name', (c) => {
+  let h: Harness;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await writeVault(DAILY_VAULT);
+    const options: Parameters<typeof connect>[0] = { dir };
+    if (c.folder) options.folder = c.folder;
+    if (c.tag) options.tag = c.tag;
+    h = await connect(options);
+  });
+  afterAll(async () => {
+    await h.close();
+    await removeDir(dir);
+  });
+
+  /** An answer with the day and the new note's id and times made alike. */
+  const shape = (result: CallToolResult, day: string): string =>
+    textOf(result)
+      .split(day)
+      .join('<day>')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>');
+
+  it('answers for an outside daily note exactly as for a missing one, and never fills in an outside template', async () => {
+    const secrets = [...forbiddenStrings(c), 'Zebra day', 'mood'];
+    // 2026-11-28 is outside every boundary; 2026-11-27 has no note.
+    const missing = shape(await h.call('get_daily_note', { date: '2026-11-27' }), '2026-11-27');
+    expect(missing).toMatch(/No daily note for <day>/);
+    expect(shape(await h.call('get_daily_note', { date: '2026-11-28' }), '2026-11-28')).toBe(missing);
+    const made = await h.call('get_daily_note', { date: '2026-11-26', create: true });
+    const outsideMade = await h.call('get_daily_note', { date: '2026-11-28', create: true });
+    expect(shape(outsideMade, '2026-11-28')).toBe(shape(made, '2026-11-26'));
+    // A daily folder outside a folder boundary is refused with create_note's sentence, naming the folder the settings give
+    // (the same sentence whether that folder exists or not); nothing else may name an outside folder.
+    const told = (result: CallToolResult): string => textOf(result).split('Folder not found: Home').join('');
+    for (const result of [made, outsideMade]) for (const secret of secrets) expect(told(result), `leaked ${secret}`).not.toContain(secret);
+    // The person's own daily note is untouched.
+    expect(await readFile(path.join(dir, 'Home/2026-11-28.md'), 'utf8')).toBe('Zebra day. #diary\n');
+  });
+
+  it('finds the daily note inside it', async () => {
+    const result = await h.call('get_daily_note', { date: '2026-11-29' });
+    if (c.folder === undefined) expect(textOf(result)).toContain('Office day.');
+    else expect(shape(result, '2026-11-29')).toBe(shape(await h.call('get_daily_note', { date: '2026-11-27' }), '2026-11-27'));
   });
 });

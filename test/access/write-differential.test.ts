@@ -29,6 +29,8 @@ const INSIDE: Record<string, string> = {
   ),
   'Work/Sub/Deep.md': note(2, '#work Deep work. [[Plan]] [[../Plan]] [p](../Plan.md) [[Target]] [[secret]] [[HR/salary]] [x](../../Private/HR/salary.md) [[Private/other]]'),
   'Work/Sub/Target.md': note(3, '#work Target. [[Deep]] [[Plan#Goals]] [[salary]] ![[Plan]]'),
+  '.obsidian/daily-notes.json': JSON.stringify({ folder: 'Work/Daily', template: 'Work/Daily template' }),
+  'Work/Daily template.md': '# {{title}}\n\n#work\n',
   'Work/Linker.md': note(4, '#work #todo/later Links in. [[Deep|the deep one]] [[Sub/Deep]] [t](Sub/Target.md) [[Plan]] [[Deep.md]] [d](./Sub/Deep.md#x)'),
 };
 
@@ -68,6 +70,8 @@ function outside(tagBoundary: boolean): Record<string, string> {
       'Work/Sub/Hidden.md': 'Untagged, beside the inside notes: [[Deep]] [[Plan]] [t](Target.md)\n- [ ] a hidden task 📅 2026-11-01\n',
       'Work/Moved/Deeper/secret.md': 'Untagged, where the probe goes.\n',
       'Work/Todo elsewhere.md': 'Without the boundary tag, but with the tag rename_tag renames: #todo\n',
+      // The person's own daily note, untagged: get_daily_note's note for that day is numbered beside it, unseen.
+      'Work/Daily/2026-11-20.md': 'An untagged daily note.\n',
     });
   }
   return files;
@@ -152,6 +156,10 @@ async function session(c: (typeof CASES)[number], withOutside: boolean): Promise
   // limits SECURITY.md states (see `outside`); the folder's answer in another case is look-alike-folders.test.ts's.
   const secret = (await call('create_note', { title: 'Filler 5', text: '#work In a folder of outside notes.', folder: 'Private', properties: { kind: 'probe' } })).structuredContent as { id?: string } | undefined;
   await call('create_note', { title: 'Filler 3', text: '#work', folder: 'X/Sub', properties: { created: '2026-01-01', title: 'Filler 3' } });
+  // get_daily_note: made from the template, then found again, where outside notes hold the day's file.
+  await call('get_daily_note', { date: '2026-11-20', create: true });
+  await call('get_daily_note', { date: '2026-11-20' });
+  await call('get_daily_note', { date: '2026-11-21' });
   const made = [hidden?.id, secret?.id].filter((made): made is string => made !== undefined);
   // Tasks (list_tasks, complete_task) beside outside notes holding tasks of their own, due earlier and later.
   const tasks = (await call('create_note', { title: 'Tasks', text: '#work\n\n- [ ] ask about [[salary]] 📅 2026-12-10\n- [ ] read [[Deep]]', folder: 'Work/Sub' })).structuredContent as { id: string };
@@ -188,6 +196,9 @@ describe.each(CASES)('writes under boundary: $name', (c) => {
     expect(text).toContain('Heading not found: Missing');
     expect(text).toContain('The task has changed since it was listed');
     expect(text).toContain('"done": "2026-11-30"');
+    // The daily note was made from the template, found again, and the next day's is missing.
+    expect(text.split('"text": "# 2026-11-20').length).toBe(3);
+    expect(text).toContain('No daily note for 2026-11-21');
     if (c.tag !== undefined) expect(text).toContain('This edit would remove the tag #work');
     expect(text).toContain('"renamed_notes": 1');
     expect(text).toContain('#task/later');

@@ -15,6 +15,7 @@ export const TOOL_NAMES = [
   'find_similar',
   'list_notes',
   'get_note',
+  'get_daily_note',
   'list_tags',
   'list_folders',
   'list_tasks',
