@@ -19,7 +19,7 @@ import { eventually, ROOT, run, TOOL_NAMES } from '../support/process.js';
  */
 
 const MCPB = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'mcpb.cmd' : 'mcpb');
-const WRITE_TOOLS = ['create_note', 'update_note', 'edit_note', 'set_properties', 'complete_task', 'delete_note', 'move_note', 'grade_review'];
+const WRITE_TOOLS = ['create_note', 'update_note', 'edit_note', 'set_properties', 'complete_task', 'rename_tag', 'delete_note', 'move_note', 'grade_review'];
 
 interface Manifest {
   manifest_version: string;

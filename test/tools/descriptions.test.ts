@@ -39,7 +39,7 @@ describe('tools/list as an assistant reads it', () => {
 
   it('orients the assistant at initialize with the vault as it is now', async () => {
     const instructions = h.client.getInstructions() ?? '';
-    expect(instructions).toMatch(/sees 42 notes in 1\d folders \(4 unfiled\)/);
+    expect(instructions).toMatch(/sees 44 notes in 1\d folders \(4 unfiled\)/);
     expect(instructions).toMatch(/#flashcards, #spanish/);
     expect(instructions).toMatch(/may read and write/);
     expect(instructions).toMatch(/search_notes.*get_note.*update_note/s);

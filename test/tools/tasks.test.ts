@@ -187,10 +187,10 @@ describe('tasks kept in step by the watcher', () => {
         if (record.tasks?.some((task) => task.text === 'added outside')) resolve(record);
       });
     });
-    const started = Date.now();
+    // Waits for the event, not a time: how soon it comes is the watcher's latency, measured by
+    // `npm run bench` (outside edit → searchable), since a task is read with the note's record.
     await writeFile(path.join(h.dir, 'Loose.md'), `${LOOSE}- [ ] added outside 📅 2026-11-26\n`);
     await seen;
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(brief(await h.ok<Page>('list_tasks', { folder: 'unfiled' }))).toEqual(['Loose:2 added outside', 'Loose:1 a loose task']);
   });
 });

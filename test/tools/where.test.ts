@@ -1,4 +1,7 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { NoteRecord } from '../../src/vault/note.js';
 import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
 
 /**
@@ -98,6 +101,20 @@ describe('list_notes where', () => {
     await h.ok('set_properties', { note_id: id, properties: { status: 'shipped' } });
     expect(await titles(h, { where })).toEqual(['Gamma']);
     expect(await titles(h, { where: [{ property: 'status', op: '=', value: 'done' }] })).toEqual([]);
+  });
+
+  it('finds a property another program wrote, once the watcher has taken the change in', async () => {
+    const h = await harness();
+    const where = [{ property: 'status', op: '=', value: 'parked' }];
+    expect(await titles(h, { where })).toEqual([]);
+    const seen = new Promise<void>((resolve) => {
+      h.runtime.own.on('note', (record: NoteRecord) => {
+        if (record.properties?.status === 'parked') resolve();
+      });
+    });
+    await writeFile(path.join(h.dir, 'Inbox.md'), note(['owners: []', 'empty:', 'status: parked'], 'Loose note'));
+    await seen;
+    expect(await titles(h, { where })).toEqual(['Inbox']);
   });
 
   it.each<[string, unknown, string]>([

@@ -49,7 +49,7 @@ describe('serve --http on a vault that cannot be written', () => {
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('search_notes');
-    for (const write of ['create_note', 'update_note', 'edit_note', 'move_note', 'set_properties', 'complete_task', 'delete_note', 'grade_review']) expect(names).not.toContain(write);
+    for (const write of ['create_note', 'update_note', 'edit_note', 'move_note', 'set_properties', 'complete_task', 'rename_tag', 'delete_note', 'grade_review']) expect(names).not.toContain(write);
     expect(client.getInstructions()).toContain('It is read-only.');
     const refused = (await client.callTool({ name: 'create_note', arguments: { title: 'New', content: 'x' } })) as CallToolResult;
     expect(refused.isError).toBe(true);
