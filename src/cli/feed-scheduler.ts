@@ -1,7 +1,7 @@
 import { describePull, pullFeeds } from '../import/feeds.js';
 import { ImportRun } from '../import/import-run.js';
 import type { ImportReport } from '../import/report.js';
-import type { Runtime } from '../server/runtime.js';
+import type { ServedVault } from '../server/served-vault.js';
 import { systemClock } from '../vault/clock.js';
 import { log } from './log.js';
 
@@ -11,7 +11,7 @@ export interface FeedPuller {
 }
 
 /** `serve --pull-feeds MINUTES`, unless the vault cannot be written; undefined when no feeds are pulled. */
-export function feedPuller(runtime: Runtime, minutes: number | undefined): FeedPuller | undefined {
+export function feedPuller(runtime: ServedVault, minutes: number | undefined): FeedPuller | undefined {
   if (minutes === undefined) return undefined;
   if (!runtime.own.readOnly) return pullFeedsWhileServing(runtime, minutes);
   log('The feeds are not pulled: their articles would be notes in a vault that cannot be written.');
@@ -19,7 +19,7 @@ export function feedPuller(runtime: Runtime, minutes: number | undefined): FeedP
 }
 
 /** One pull of every feed followed; a failure is a line in the log, never the end of the server. */
-async function pullOnce(runtime: Runtime, report: ImportReport): Promise<void> {
+async function pullOnce(runtime: ServedVault, report: ImportReport): Promise<void> {
   try {
     const run = await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap });
     try {
@@ -38,7 +38,7 @@ async function pullOnce(runtime: Runtime, report: ImportReport): Promise<void> {
  * every MINUTES, one pull at a time; the articles arrive through the same
  * create as a tool's, so every connection sees them at once.
  */
-function pullFeedsWhileServing(runtime: Runtime, minutes: number): FeedPuller {
+function pullFeedsWhileServing(runtime: ServedVault, minutes: number): FeedPuller {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();

@@ -1,4 +1,4 @@
-import type { Runtime } from '../server/runtime.js';
+import type { ServedVault } from '../server/served-vault.js';
 import { log } from './log.js';
 
 /**
@@ -14,7 +14,7 @@ export const STOP_SAVE_MS = 3000;
  * the index cache first; a signal while it stops abandons that save at
  * once (no temporary file is left; the cache stays as last saved).
  */
-export function stopSignals(runtime: Runtime): { signalled: Promise<void>; begin(): void } {
+export function stopSignals(runtime: ServedVault): { signalled: Promise<void>; begin(): void } {
   let stopping = false;
   let signalled: () => void = () => undefined;
   const onSignal = (): void => {
@@ -35,7 +35,7 @@ export function stopSignals(runtime: Runtime): { signalled: Promise<void>; begin
 }
 
 /** Stop within STOP_SAVE_MS and a little: the cache is saved or left as it was, and a stop that hangs anyway still ends. */
-export async function stopServing(runtime: Runtime, stop: { begin(): void }, puller: { stop(): Promise<void> } | undefined): Promise<void> {
+export async function stopServing(runtime: ServedVault, stop: { begin(): void }, puller: { stop(): Promise<void> } | undefined): Promise<void> {
   stop.begin();
   const saveBy = Date.now() + STOP_SAVE_MS;
   setTimeout(() => {

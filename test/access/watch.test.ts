@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { noteListeners } from '../../src/access/note-changes.js';
 import { createPolicy } from '../../src/access/policy.js';
 import type { NoteWatcher, VaultView } from '../../src/access/view.js';
-import { Runtime } from '../../src/server/runtime.js';
+import { ServedVault } from '../../src/server/served-vault.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import { removeDir, TestClock, writeVault } from '../support/helpers.js';
 
-const opened: { runtime: Runtime; dir: string }[] = [];
+const opened: { runtime: ServedVault; dir: string }[] = [];
 afterEach(async () => {
   for (const { runtime, dir } of opened.splice(0)) {
     await runtime.close();
@@ -14,9 +14,9 @@ afterEach(async () => {
   }
 });
 
-async function open(): Promise<Runtime> {
+async function open(): Promise<ServedVault> {
   const dir = await writeVault({ 'Work/Plan.md': 'plan\n', 'Home/Chores.md': 'chores\n' });
-  const runtime = await Runtime.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
+  const runtime = await ServedVault.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
   opened.push({ runtime, dir });
   await runtime.loaded;
   return runtime;

@@ -5,7 +5,7 @@ import { createPolicy } from '../../src/access/policy.js';
 import { failureSentence } from '../../src/cli/failure.js';
 import { openVaultFolder, readOnlyReason, userCacheHome } from '../../src/cli/vault-folder.js';
 import { outsideCacheDir, probeWritable } from '../../src/storage/dexi-dir.js';
-import { Runtime } from '../../src/server/runtime.js';
+import { ServedVault } from '../../src/server/served-vault.js';
 import { safeDirectorySentence } from '../../src/vault/git/git-history.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import { removeDir, TestClock, tempDir, writeVault } from '../support/helpers.js';
@@ -145,11 +145,11 @@ describe('a colleague\'s git repository', () => {
   });
 });
 
-describe('a Runtime opened read-only with its caches outside', () => {
+describe('a ServedVault opened read-only with its caches outside', () => {
   it('writes nothing into the vault, keeps its cache outside, and lets no connection write', async () => {
     const vault = await writeVault({ 'a.md': '# A\n\nalpha words\n', 'Work/b.md': '# B\n\nbeta\n' }, await fresh());
     const outside = path.join(await fresh(), 'cache');
-    const runtime = await Runtime.open({ vaultDir: vault, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false, readOnly: true, cacheDir: outside });
+    const runtime = await ServedVault.open({ vaultDir: vault, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false, readOnly: true, cacheDir: outside });
     try {
       await runtime.loaded;
       await runtime.flush();

@@ -5,7 +5,7 @@ import { cp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createPolicy, type AccessPolicy } from '../../src/access/policy.js';
 import type { ServerLimits } from '../../src/server/limits.js';
-import { Runtime } from '../../src/server/runtime.js';
+import { ServedVault } from '../../src/server/served-vault.js';
 import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS, type ToolDefinition } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS, type VaultSettings } from '../../src/vault/settings.js';
@@ -23,7 +23,7 @@ export { withTimeout };
  * their calls meet in the same Vault, under the same per-file locks.
  */
 export interface Shared {
-  runtime: Runtime;
+  runtime: ServedVault;
   logs: string[];
   connect(options?: { policy?: AccessPolicy; limits?: Partial<ServerLimits>; tools?: readonly ToolDefinition[] }): Promise<Connection>;
   close(): Promise<void>;
@@ -39,9 +39,9 @@ export async function openShared(dir: string, options: { settings?: Partial<Vaul
   const logs: string[] = [];
   const log = (line: string): void => void logs.push(line);
   const settings: VaultSettings = { ...DEFAULT_SETTINGS, ...options.settings };
-  const runtimeOptions: Parameters<typeof Runtime.open>[0] = { vaultDir: dir, settings, shared: [], clock: options.clock ?? new TestClock(), log };
+  const runtimeOptions: Parameters<typeof ServedVault.open>[0] = { vaultDir: dir, settings, shared: [], clock: options.clock ?? new TestClock(), log };
   if (options.saveDelayMs !== undefined) runtimeOptions.saveDelayMs = options.saveDelayMs;
-  const runtime = await Runtime.open(runtimeOptions);
+  const runtime = await ServedVault.open(runtimeOptions);
   await runtime.loaded;
   await runtime.watching;
   const connections: Connection[] = [];
@@ -126,11 +126,11 @@ const PROBES = ['tok', 'note', 'alpha', 'beta', 'gamma', 'delta', 'body', 'init'
  * cache): the same notes, records and search answers. Returns a description
  * of the first difference, or undefined when they agree.
  */
-export async function differenceFromRebuild(live: Runtime, dir: string, scratch: string, queries: readonly string[] = PROBES): Promise<string | undefined> {
+export async function differenceFromRebuild(live: ServedVault, dir: string, scratch: string, queries: readonly string[] = PROBES): Promise<string | undefined> {
   await live.settled();
   await rm(scratch, { recursive: true, force: true });
   await cp(dir, scratch, { recursive: true, filter: (src) => !src.includes(`${path.sep}.dexi`) });
-  const rebuilt = await Runtime.open({ vaultDir: scratch, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
+  const rebuilt = await ServedVault.open({ vaultDir: scratch, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
   try {
     await rebuilt.loaded;
     const a = summariesByPath(live).map((record) => JSON.stringify(record));

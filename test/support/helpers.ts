@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { createPolicy } from '../../src/access/policy.js';
-import { Runtime } from '../../src/server/runtime.js';
+import { ServedVault } from '../../src/server/served-vault.js';
 import { createMcpServer } from '../../src/server/server.js';
 import { buildInstructions } from '../../src/server/instructions.js';
 import { LiveInstructionsTransport } from '../../src/server/transports/live-instructions.js';
@@ -52,7 +52,7 @@ export class TestClock implements Clock {
 
 export interface Harness {
   client: Client;
-  runtime: Runtime;
+  runtime: ServedVault;
   dir: string;
   clock: TestClock;
   logs: string[];
@@ -83,7 +83,7 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
   const logs: string[] = [];
   const clock = options.clock ?? new TestClock();
   const settings: VaultSettings = { ...DEFAULT_SETTINGS, ...(await readSettings(options.dir)), ...options.settings };
-  const runtime = await Runtime.open({
+  const runtime = await ServedVault.open({
     vaultDir: options.dir,
     settings,
     shared: options.shared ?? [],
@@ -125,7 +125,7 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
 }
 
 /** Another in-process connection to a runtime already open, with its own scopes and boundary. */
-export async function connectClient(runtime: Runtime, options: Pick<HarnessOptions, 'scopes' | 'folder' | 'tag'>, log: (line: string) => void = () => undefined): Promise<Client> {
+export async function connectClient(runtime: ServedVault, options: Pick<HarnessOptions, 'scopes' | 'folder' | 'tag'>, log: (line: string) => void = () => undefined): Promise<Client> {
   const policyOptions: Parameters<typeof createPolicy>[0] = {};
   if (options.scopes) policyOptions.scopes = options.scopes;
   if (options.folder !== undefined) policyOptions.folder = options.folder;
@@ -168,7 +168,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
 }
 
 /** Wait until the semantic indexer has embedded every note it knows of (model load included). */
-export async function waitForEmbeddings(runtime: Runtime, timeoutMs = 60_000): Promise<void> {
+export async function waitForEmbeddings(runtime: ServedVault, timeoutMs = 60_000): Promise<void> {
   await runtime.loaded;
   // An error ends the wait at once: waitFor would take a thrown one for "not yet".
   let failed: string | undefined;
@@ -185,7 +185,7 @@ export async function waitForEmbeddings(runtime: Runtime, timeoutMs = 60_000): P
  * its score rounded to 6 places: compared between a live index and one
  * rebuilt from the files.
  */
-export function indexAnswers(runtime: Runtime, queries: readonly string[]): Record<string, { id: string; score: number }[]> {
+export function indexAnswers(runtime: ServedVault, queries: readonly string[]): Record<string, { id: string; score: number }[]> {
   const index = runtime.fulltext.get(runtime.own);
   if (!index) throw new Error('no index');
   const out: Record<string, { id: string; score: number }[]> = {};
@@ -196,7 +196,7 @@ export function indexAnswers(runtime: Runtime, queries: readonly string[]): Reco
 }
 
 /** The own vault's note records, the fields a rebuild must agree on, by id. */
-export function recordSummaries(runtime: Runtime): { id: string; path: string; title: string; tags: string[]; snippet: string; folder: string | null; hash: string }[] {
+export function recordSummaries(runtime: ServedVault): { id: string; path: string; title: string; tags: string[]; snippet: string; folder: string | null; hash: string }[] {
   return [...runtime.own.all()]
     .map((r) => ({ id: r.id, path: r.path, title: r.title, tags: r.tags, snippet: r.snippet, folder: r.folder, hash: r.hash }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -207,13 +207,13 @@ export function recordSummaries(runtime: Runtime): { id: string; path: string; t
  * live runtime with one rebuilt from the files alone: a note moved while the
  * server watched keeps its id, which a rebuild cannot know.
  */
-export function summariesByPath(runtime: Runtime): Omit<ReturnType<typeof recordSummaries>[number], 'id'>[] {
+export function summariesByPath(runtime: ServedVault): Omit<ReturnType<typeof recordSummaries>[number], 'id'>[] {
   return recordSummaries(runtime)
     .map(({ id: _id, ...rest }) => rest)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-export function answersByPath(runtime: Runtime, queries: readonly string[]): Record<string, { path: string | undefined; score: number }[]> {
+export function answersByPath(runtime: ServedVault, queries: readonly string[]): Record<string, { path: string | undefined; score: number }[]> {
   return Object.fromEntries(
     Object.entries(indexAnswers(runtime, queries)).map(([query, hits]) => [
       query,

@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPolicy } from '../../src/access/policy.js';
-import { Runtime } from '../../src/server/runtime.js';
+import { ServedVault } from '../../src/server/served-vault.js';
 import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
@@ -28,7 +28,7 @@ describe('get_due_reviews plans its answer against the limit the server enforces
 
   it('leaves out cards for size under a configured maxResponseBytes, rather than answering over it', async () => {
     const dir = await writeVault(cards());
-    const runtime = await Runtime.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS, reviewTags: ['#flashcards'] }, shared: [], clock: new TestClock(), log: () => undefined });
+    const runtime = await ServedVault.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS, reviewTags: ['#flashcards'] }, shared: [], clock: new TestClock(), log: () => undefined });
     open.push(() => removeDir(dir), () => runtime.close());
     await runtime.loaded;
     const server = createMcpServer({ name: 'dexi-vault', version: 'test', tools: ALL_TOOLS, context: runtime.context(createPolicy({})), log: () => undefined, limits: { maxResponseBytes: 300_000 } });

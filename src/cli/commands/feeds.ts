@@ -4,7 +4,7 @@ import { systemClock } from '../../vault/clock.js';
 import type { FeedsConfig } from '../args.js';
 import { columns } from '../columns.js';
 import { log } from '../log.js';
-import { openForImport } from '../open-runtime.js';
+import { openForImport } from '../open-served-vault.js';
 import { importReport } from '../progress.js';
 import { cannotWrite, openVaultFolder } from '../vault-folder.js';
 

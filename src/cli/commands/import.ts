@@ -1,7 +1,7 @@
 import { importBookmarks } from '../../import/import-bookmarks.js';
 import { importEmail } from '../../import/import-email.js';
 import type { ImportConfig } from '../args.js';
-import { openForImport } from '../open-runtime.js';
+import { openForImport } from '../open-served-vault.js';
 import { importReport } from '../progress.js';
 
 /** `import bookmarks|email`. */

@@ -1,12 +1,12 @@
-import type { Runtime } from '../../server/runtime.js';
+import type { ServedVault } from '../../server/served-vault.js';
 import type { IndexConfig } from '../args.js';
 import { log } from '../log.js';
-import { openRuntime } from '../open-runtime.js';
+import { openServedVault } from '../open-served-vault.js';
 import { progressReporter } from '../progress.js';
 
 /** `index`: read every note and build the indexes (text, and vectors with --model), with progress, then exit. */
 export async function indexCommand(config: IndexConfig): Promise<void> {
-  const runtime = await openRuntime(config, false);
+  const runtime = await openServedVault(config, false);
   const progress = progressReporter(process.stderr, 'Reading notes');
   const timer = setInterval(() => {
     const { done, total, phase } = runtime.own.progress;
@@ -24,7 +24,7 @@ export async function indexCommand(config: IndexConfig): Promise<void> {
 }
 
 /** Wait for the semantic indexer, showing its progress: two passes (semantic-indexer.ts), every note's opening, then the other windows of long notes. */
-async function embedAll(runtime: Runtime, semantic: NonNullable<Runtime['semantic']>): Promise<void> {
+async function embedAll(runtime: ServedVault, semantic: NonNullable<ServedVault['semantic']>): Promise<void> {
   let embedding = progressReporter(process.stderr, 'Embedding notes');
   let passages = false;
   const started = Date.now();

@@ -1,14 +1,14 @@
 import { createPolicy } from '../../access/policy.js';
 import { TokenStore } from '../../access/tokens.js';
 import { buildInstructions } from '../../server/instructions.js';
-import type { Runtime } from '../../server/runtime.js';
+import type { ServedVault } from '../../server/served-vault.js';
 import { createMcpServer } from '../../server/server.js';
 import { serveStdio } from '../../server/transports/stdio.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { ServeConfig } from '../args.js';
 import { feedPuller } from '../feed-scheduler.js';
 import { log, version } from '../log.js';
-import { openRuntime } from '../open-runtime.js';
+import { openServedVault } from '../open-served-vault.js';
 import { stopServing, stopSignals } from '../stopping.js';
 
 /** `serve`: over stdio, or over HTTP with `--http`. */
@@ -17,13 +17,13 @@ export async function serveCommand(config: ServeConfig): Promise<void> {
   else await serve(config);
 }
 
-function logFailedRead(runtime: Runtime): void {
+function logFailedRead(runtime: ServedVault): void {
   runtime.loaded.catch((error: unknown) => log(`Reading the vault failed: ${(error as Error).message}`));
 }
 
 /** `serve`: one connection over stdio, with the scopes and boundary of the command line. */
 async function serve(config: ServeConfig): Promise<void> {
-  const runtime = await openRuntime(config);
+  const runtime = await openServedVault(config);
   const policyOptions: Parameters<typeof createPolicy>[0] = { scopes: config.scopes };
   if (config.folder !== undefined) policyOptions.folder = config.folder;
   if (config.tag !== undefined) policyOptions.tag = config.tag;
@@ -47,7 +47,7 @@ async function serve(config: ServeConfig): Promise<void> {
 
 /** `serve --http`: one process, many connections, each token its own scopes and boundary. */
 async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig['http']>): Promise<void> {
-  const runtime = await openRuntime(config);
+  const runtime = await openServedVault(config);
   logFailedRead(runtime);
   const tokens = new TokenStore(runtime.own.root);
   let handle;

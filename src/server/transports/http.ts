@@ -15,14 +15,14 @@ import { policyOfToken, type TokenEntry, type TokenStore } from '../../access/to
 import type { ToolDefinition } from '../../tools/tool.js';
 import type { Logger } from '../../vault/vault.js';
 import { buildInstructions } from '../instructions.js';
-import type { Runtime } from '../runtime.js';
+import type { ServedVault } from '../served-vault.js';
 import { createMcpServer } from '../server.js';
 import { HttpStartError } from '../errors.js';
 import { headerOf, SessionTable, type Session } from './http-sessions.js';
 import { originValidation } from './origin.js';
 
 export interface HttpOptions {
-  runtime: Runtime;
+  runtime: ServedVault;
   tokens: TokenStore;
   /** 0 picks a free port (see `HttpHandle.port`). */
   port: number;

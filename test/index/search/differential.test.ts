@@ -2,7 +2,7 @@ import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/pro
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../support/random.js';
-import { Runtime } from '../../../src/server/runtime.js';
+import { ServedVault } from '../../../src/server/served-vault.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { answersByPath, connect, recordSummaries, removeDir, summariesByPath, tempDir, TestClock, waitFor, writeVault, type Harness } from '../../support/helpers.js';
 
@@ -87,7 +87,7 @@ describe('differential: the live index after a stream of edits equals one rebuil
       await s.runtime.settled();
       await rm(rebuiltDir, { recursive: true, force: true });
       await cp(dir, rebuiltDir, { recursive: true, filter: (src) => !src.includes(`${path.sep}.dexi`) });
-      const rebuilt = await Runtime.open({ vaultDir: rebuiltDir, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
+      const rebuilt = await ServedVault.open({ vaultDir: rebuiltDir, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
       await rebuilt.loaded;
       const same =
         JSON.stringify(summariesByPath(rebuilt)) === JSON.stringify(summariesByPath(s.runtime)) &&

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, TokenStore } from '../../../src/access/tokens.js';
 import { serveHttp, type HttpHandle, type HttpOptions } from '../../../src/server/transports/http.js';
-import { Runtime } from '../../../src/server/runtime.js';
+import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, waitFor, writeVault } from '../../support/helpers.js';
@@ -26,7 +26,7 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 const ANSWER_MS = 5000;
 
 let dir: string;
-let runtime: Runtime;
+let runtime: ServedVault;
 let hostileSecret: string;
 let ownerSecret: string;
 const logs: string[] = [];
@@ -125,7 +125,7 @@ beforeAll(async () => {
     'Work/Plan.md': '---\nid: 11111111-1111-4111-8111-111111111111\ntitle: Plan\n---\nThe plan. #work\n',
     'Home.md': '---\nid: 22222222-2222-4222-8222-222222222222\ntitle: Home\n---\nAt home.\n',
   });
-  runtime = await Runtime.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: (line) => logs.push(line) });
+  runtime = await ServedVault.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: (line) => logs.push(line) });
   await runtime.loaded;
   // The attacker of the finding: read-only and bounded, yet able to take every session.
   hostileSecret = (await createToken(dir, { name: 'hostile', scopes: ['notes:read'], folder: 'Work' })).secret;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noteListeners } from '../../../src/access/note-changes.js';
 import { createToken, TokenStore } from '../../../src/access/tokens.js';
 import { serveHttp, type HttpHandle } from '../../../src/server/transports/http.js';
-import { Runtime } from '../../../src/server/runtime.js';
+import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, writeVault } from '../../support/helpers.js';
@@ -19,7 +19,7 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 const PROTOCOL = '2025-06-18';
 
 let dir: string;
-let runtime: Runtime;
+let runtime: ServedVault;
 let server: HttpHandle;
 const secrets: string[] = [];
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
     'Home/Chores.md': 'Chores.\n',
     'Loose.md': 'Loose thought #work\n',
   });
-  runtime = await Runtime.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
+  runtime = await ServedVault.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: () => undefined, watch: false });
   await runtime.loaded;
   // Four tokens, each at its share of the sessions (a quarter), with different boundaries.
   for (const [name, boundary] of [['all', {}], ['work-folder', { folder: 'Work' }], ['work-tag', { tag: 'work' }], ['reader', { scopes: ['notes:read' as const] }]] as const) {

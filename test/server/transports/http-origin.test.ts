@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, TokenStore } from '../../../src/access/tokens.js';
 import { serveHttp, type HttpHandle } from '../../../src/server/transports/http.js';
 import { normaliseOrigin, originAllowed } from '../../../src/server/transports/origin.js';
-import { Runtime } from '../../../src/server/runtime.js';
+import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, writeVault } from '../../support/helpers.js';
@@ -72,7 +72,7 @@ const INITIALIZE = JSON.stringify({
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 let dir: string;
-let runtime: Runtime;
+let runtime: ServedVault;
 let server: HttpHandle;
 let secret: string;
 const logs: string[] = [];
@@ -107,7 +107,7 @@ const initialize = (origin?: string): ReturnType<typeof send> =>
 
 beforeAll(async () => {
   dir = await writeVault({ 'Note.md': 'A note.\n' });
-  runtime = await Runtime.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: (line) => logs.push(line) });
+  runtime = await ServedVault.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS }, shared: [], clock: new TestClock(), log: (line) => logs.push(line) });
   await runtime.loaded;
   secret = (await createToken(dir, { name: 'owner' })).secret;
   server = await serveHttp({

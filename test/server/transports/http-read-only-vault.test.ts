@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, TokenStore } from '../../../src/access/tokens.js';
 import { serveHttp, type HttpHandle } from '../../../src/server/transports/http.js';
-import { Runtime } from '../../../src/server/runtime.js';
+import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, tempDir, writeVault } from '../../support/helpers.js';
@@ -20,7 +20,7 @@ import { removeDir, TestClock, tempDir, writeVault } from '../../support/helpers
 
 let vault: string;
 let outside: string;
-let runtime: Runtime;
+let runtime: ServedVault;
 let server: HttpHandle;
 let secret: string;
 let client: Client | undefined;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   vault = await writeVault({ 'Work/plan.md': '# Plan\n\nThe quarterly plan.\n' });
   ({ secret } = await createToken(vault, { name: 'everything', scopes: ['notes:read', 'notes:write'] }, new Date('2026-12-01T00:00:00Z')));
   outside = await tempDir();
-  runtime = await Runtime.open({ vaultDir: vault, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false, readOnly: true, cacheDir: outside });
+  runtime = await ServedVault.open({ vaultDir: vault, settings: DEFAULT_SETTINGS, shared: [], clock: new TestClock(), log: () => undefined, watch: false, readOnly: true, cacheDir: outside });
   await runtime.loaded;
   server = await serveHttp({ runtime, tokens: new TokenStore(vault), port: 0, tools: ALL_TOOLS, serverInfo: { name: 'dexi-vault', version: 'test' }, log: () => undefined });
 });

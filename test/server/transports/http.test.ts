@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, hashToken, revokeToken, TokenStore, tokensPath } from '../../../src/access/tokens.js';
 import { allowedHostsFor, serveHttp, type HttpHandle, type HttpOptions } from '../../../src/server/transports/http.js';
-import { Runtime } from '../../../src/server/runtime.js';
+import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, waitForEmbeddings, writeVault } from '../../support/helpers.js';
@@ -37,7 +37,7 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 
 let dir: string;
 let aliceDir: string;
-let runtime: Runtime;
+let runtime: ServedVault;
 let server: HttpHandle;
 let workSecret: string;
 let ownerSecret: string;
@@ -108,7 +108,7 @@ beforeAll(async () => {
     'Loose thought.md': note(IDS.loose, 'Marmalade musings', 'xylophonequartz again #pantry'),
   });
   aliceDir = await writeVault({ 'Shared/Albatross.md': note(IDS.alice, 'Albatross ledger', 'xylophonequartz from her #alicetag', 'shared: true\n') });
-  runtime = await Runtime.open({
+  runtime = await ServedVault.open({
     vaultDir: dir,
     settings: { ...DEFAULT_SETTINGS },
     shared: [{ owner: 'alice', dir: aliceDir }],

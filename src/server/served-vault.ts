@@ -13,7 +13,7 @@ import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
 
-export interface RuntimeOptions {
+export interface ServedVaultOptions {
   vaultDir: string;
   settings: VaultSettings;
   /** Teammates' vaults, mounted read-only. */
@@ -46,7 +46,7 @@ function readOnlyPolicy(policy: AccessPolicy): AccessPolicy {
  * watchers. Opening is quick; reading the notes runs in the background
  * (`loaded`), so the server can answer `initialize` at once.
  */
-export class Runtime {
+export class ServedVault {
   readonly loaded: Promise<void>;
   /** Resolves once every watcher is listening (at once when not watching). */
   readonly watching: Promise<void>;
@@ -60,7 +60,7 @@ export class Runtime {
   private constructor(
     readonly own: Vault,
     readonly teammates: readonly Vault[],
-    readonly options: RuntimeOptions,
+    readonly options: ServedVaultOptions,
   ) {
     this.indexing = new Indexing(own, teammates, { log: options.log, saveDelayMs: options.saveDelayMs, semantic: options.semantic });
     this.activity = new ActivityLog(own.root, options.clock, options.log);
@@ -70,7 +70,7 @@ export class Runtime {
     this.loaded = this.load();
   }
 
-  static async open(options: RuntimeOptions): Promise<Runtime> {
+  static async open(options: ServedVaultOptions): Promise<ServedVault> {
     const own = await Vault.open({
       root: options.vaultDir,
       clock: options.clock,
@@ -92,7 +92,7 @@ export class Runtime {
         }),
       ),
     );
-    return new Runtime(own, teammates, options);
+    return new ServedVault(own, teammates, options);
   }
 
   /** The full-text index of each vault (own and teammates'). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { cacheDir, modelsDir } from '../storage/dexi-dir.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { ImportRun } from '../import/import-run.js';
-import { Runtime } from '../server/runtime.js';
+import { ServedVault } from '../server/served-vault.js';
 import { systemClock } from '../vault/clock.js';
 import { readSettings, SettingsError } from '../vault/settings.js';
 import { VaultUnavailableError } from '../vault/vault.js';
@@ -27,7 +27,7 @@ function embedderSpec(model: string, cache: string): EmbedderSpec | undefined {
  * where the configuration is read, once, and handed down: the settings file,
  * overridden by `serve`'s flags, the model and the number of workers.
  */
-export async function openRuntime(config: ServeConfig | IndexConfig, watch = true, folder?: VaultFolder): Promise<Runtime> {
+export async function openServedVault(config: ServeConfig | IndexConfig, watch = true, folder?: VaultFolder): Promise<ServedVault> {
   const found = folder ?? (await openVaultFolder(config.vault, true));
   const because = found.readOnlyBecause;
   const outside = because === undefined ? undefined : await outsideCache({ ...found, readOnlyBecause: because }, userCacheHome(process.env, process.platform, homedir()), config.command);
@@ -44,7 +44,7 @@ export async function openRuntime(config: ServeConfig | IndexConfig, watch = tru
   // Serving keeps a core for answering tools; `index` may use them all.
   const cores = availableParallelism();
   const workers = config.command === 'index' ? cores : Math.max(1, cores - 1);
-  return Runtime.open({
+  return ServedVault.open({
     vaultDir: config.vault,
     settings,
     shared: config.command === 'serve' ? config.shared : [],
@@ -61,10 +61,10 @@ export async function openRuntime(config: ServeConfig | IndexConfig, watch = tru
  * what is there already; no watcher, no model. `refused` says what cannot
  * happen when the vault cannot be written.
  */
-export async function openForImport(vault: string, refused: string): Promise<{ runtime: Runtime; run: ImportRun }> {
+export async function openForImport(vault: string, refused: string): Promise<{ runtime: ServedVault; run: ImportRun }> {
   const folder = await openVaultFolder(vault, true);
   if (folder.readOnlyBecause !== undefined) throw cannotWrite(folder, refused);
-  const runtime = await openRuntime({ command: 'index', vault, model: 'none' }, false, folder);
+  const runtime = await openServedVault({ command: 'index', vault, model: 'none' }, false, folder);
   try {
     await runtime.loaded;
     return { runtime, run: await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap }) };
