@@ -1,8 +1,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import moment from 'moment';
-import { afterEach, describe, expect, it } from 'vitest';
-import { connect, copySampleVault, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { connect, copySampleVault, freshVaults, removeDir, type Harness, type HarnessOptions } from '../support/helpers.js';
 import { activityFile, parseActivity } from '../../src/vault/record/activity.js';
 import { undo } from '../../src/vault/record/undo.js';
 
@@ -25,19 +25,8 @@ interface FullNote {
   properties?: Record<string, unknown>;
 }
 
-const open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) {
-    await h.close();
-    await removeDir(h.dir);
-  }
-});
-
-async function harness(files: Record<string, string> = VAULT, options: Partial<HarnessOptions> = {}): Promise<Harness> {
-  const h = await connect({ dir: await writeVault(files), ...options });
-  open.push(h);
-  return h;
-}
+const vaults = freshVaults();
+const harness = (files: Record<string, string> = VAULT, options: Omit<HarnessOptions, 'dir'> = {}): Promise<Harness> => vaults.harness(files, options);
 
 const file = (h: Harness, vaultPath: string): Promise<string> => readFile(path.join(h.dir, vaultPath), 'utf8');
 const exists = (h: Harness, vaultPath: string): Promise<boolean> => stat(path.join(h.dir, vaultPath)).then(() => true, () => false);
@@ -60,10 +49,14 @@ describe('get_daily_note finds the daily note', () => {
 
   it('finds the sample vault\'s journal entries through its daily-notes.json', async () => {
     const h = await connect({ dir: await copySampleVault() });
-    open.push(h);
-    const note = await h.ok<FullNote>('get_daily_note', { date: '2026-11-12' });
-    expect(note).toMatchObject({ id: '0b900b4d-4488-4c13-84bf-e70d822611a2', folder: 'Journal' });
-    expect(await h.fail('get_daily_note', { date: '2026-11-13' })).toBe('No daily note for 2026-11-13; call get_daily_note again with create: true to make it.');
+    try {
+      const note = await h.ok<FullNote>('get_daily_note', { date: '2026-11-12' });
+      expect(note).toMatchObject({ id: '0b900b4d-4488-4c13-84bf-e70d822611a2', folder: 'Journal' });
+      expect(await h.fail('get_daily_note', { date: '2026-11-13' })).toBe('No daily note for 2026-11-13; call get_daily_note again with create: true to make it.');
+    } finally {
+      await h.close();
+      await removeDir(h.dir);
+    }
   });
 
   it('finds a note written a moment ago, before the watcher tells of it', async () => {

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { freshVaults, type Harness, type HarnessOptions } from '../support/helpers.js';
 import { activityFile, parseActivity } from '../../src/vault/record/activity.js';
 import { activityRows } from '../../src/cli/activity.js';
 import { undo } from '../../src/vault/record/undo.js';
@@ -46,19 +46,8 @@ const VAULT: Record<string, string> = {
   '.dexi/settings.json': JSON.stringify({ reviewTags: ['#flashcards'], noteCap: null }),
 };
 
-const open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) {
-    await h.close();
-    await removeDir(h.dir);
-  }
-});
-
-async function harness(options: Partial<HarnessOptions> = {}): Promise<Harness> {
-  const h = await connect({ dir: await writeVault(VAULT), ...options });
-  open.push(h);
-  return h;
-}
+const vaults = freshVaults();
+const harness = (options: Omit<HarnessOptions, 'dir'> = {}): Promise<Harness> => vaults.harness(VAULT, options);
 
 /** A note without frontmatter has the id the server derives from its path. */
 async function idOf(h: Harness, title: string): Promise<string> {

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityFile, parseActivity } from '../../src/vault/record/activity.js';
 import { undo } from '../../src/vault/record/undo.js';
 import type { NoteRecord } from '../../src/vault/note.js';
-import { connect, connectClient, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { connectClient, freshVaults, type Harness, type HarnessOptions } from '../support/helpers.js';
 
 const id = (n: number): string => `00000000-0000-4000-8000-0000000000c${n}`;
 
@@ -48,19 +48,8 @@ interface Page {
   page: number;
 }
 
-const open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) {
-    await h.close();
-    await removeDir(h.dir);
-  }
-});
-
-async function harness(options: Partial<HarnessOptions> = {}): Promise<Harness> {
-  const h = await connect({ dir: await writeVault(VAULT), ...options });
-  open.push(h);
-  return h;
-}
+const vaults = freshVaults();
+const harness = (options: Omit<HarnessOptions, 'dir'> = {}): Promise<Harness> => vaults.harness(VAULT, options);
 
 const file = (h: Harness, rel: string): Promise<string> => readFile(path.join(h.dir, rel), 'utf8');
 const brief = (page: Page): string[] => page.items.map((task) => `${task.note_title}:${task.line} ${task.text}`);

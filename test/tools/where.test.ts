@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NoteRecord } from '../../src/vault/note.js';
-import { connect, removeDir, writeVault, type Harness, type HarnessOptions } from '../support/helpers.js';
+import { freshVaults, type Harness, type HarnessOptions } from '../support/helpers.js';
 
 /**
  * list_notes `where` and list_properties through the in-process client:
@@ -20,19 +20,8 @@ const VAULT: Record<string, string> = {
   'Inbox.md': note(['owners: []', 'empty:'], 'Loose note'),
 };
 
-const open: Harness[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) {
-    await h.close();
-    await removeDir(h.dir);
-  }
-});
-
-async function harness(options: Partial<HarnessOptions> = {}): Promise<Harness> {
-  const h = await connect({ dir: await writeVault(VAULT), ...options });
-  open.push(h);
-  return h;
-}
+const vaults = freshVaults();
+const harness = (options: Omit<HarnessOptions, 'dir'> = {}): Promise<Harness> => vaults.harness(VAULT, options);
 
 interface Page {
   items: { title: string; properties?: Record<string, unknown> }[];
