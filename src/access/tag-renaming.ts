@@ -4,7 +4,7 @@
  * path, where a note that cannot be written is skipped and named rather
  * than stopping the rest. The rule for one note is format/tag-rename.ts.
  */
-import { parseTagRename, TagRenameError, type TagRename } from '../format/tag-rename.js';
+import { parseTagRename, type TagRename } from '../format/tag-rename.js';
 import { tagCovers } from '../format/tags.js';
 import { DexiError, InvalidInputError, NoteNotFoundError } from '../vault/errors.js';
 import type { NoteRecord } from '../vault/note.js';
@@ -35,13 +35,8 @@ export interface TagRenameOutcome {
  * a tag under it to a name outside it.
  */
 export function allowedTagRename(policy: AccessPolicy, from: string, to: string): TagRename {
-  let rename: TagRename;
-  try {
-    rename = parseTagRename(from, to);
-  } catch (error) {
-    if (error instanceof TagRenameError) throw new InvalidInputError(error.message);
-    throw error;
-  }
+  // Its refusals (TagRenameError) are DexiErrors: the assistant reads them as they are.
+  const rename = parseTagRename(from, to);
   const boundary = policy.tag;
   if (boundary !== undefined) {
     if (tagCovers(rename.from, boundary)) {
