@@ -3,7 +3,7 @@ import { notePhraseCheck } from '../index/fulltext/note-phrases.js';
 import { onlyExclusions, ONLY_EXCLUSIONS, parseQuery, queryWords, wordForWordCoverageOf, type QueryWords } from '../index/fulltext/query-syntax.js';
 import type { Visibility } from '../index/fulltext/visibility.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
-import { DexiError, InvalidInputError, NoteNotFoundError, NotReadyError, ReadOnlyNoteError } from '../vault/errors.js';
+import { DexiError, InvalidInputError, NoteNotFoundError, ReadOnlyNoteError } from '../vault/errors.js';
 import type { NoteRecord, NoteWithBody } from '../vault/note.js';
 import { countProperties, type CountedVault, type PropertyCount, type WhereQuery } from '../format/property-query.js';
 import type { ActivityLog, WriteJournal } from '../vault/record/activity.js';
@@ -11,6 +11,7 @@ import type { BodyOperation } from '../vault/body-edits.js';
 import type { Deleted, UpdateRequest, Vault } from '../vault/vault.js';
 import type { PropertyValue } from '../vault/properties.js';
 import { watchNotes, type NoteWatcher } from './note-changes.js';
+import { awaitFirstRead, type ReadProgress } from './readiness.js';
 import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 import { ViewWrites, type NewNote } from './view-writes.js';
 import { DailyNotesView } from './daily-notes-view.js';
@@ -20,9 +21,6 @@ import type { RenameProgress, TagRenameOutcome } from './tag-renaming.js';
 export type { NoteWatcher } from './note-changes.js';
 export type { EmbeddingProgress, NoteConnections, SearchIndexes, VisibleHit, VisibleNote } from './view-types.js';
 import type { EmbeddingProgress, NoteConnections, SearchIndexes, VisibleHit, VisibleNote } from './view-types.js';
-
-/** How long a tool call waits for the first read of the vault before saying it is not ready. */
-const READY_WAIT_MS = 2000;
 
 /** A full-text hit with the vault it came from, as results of several vaults are merged. */
 interface RankedTextHit extends FullTextHit {
@@ -204,17 +202,9 @@ export class VaultView {
     return this.own.ready;
   }
 
-  /**
-   * Tools call this first. A call that arrives while the vault is still being
-   * read waits a moment (a small vault is read in well under a second), then
-   * says how far along the read is rather than hang.
-   */
-  async assertReady(what = 'The vault is still being read'): Promise<void> {
-    if (await this.own.whenReady(READY_WAIT_MS)) return;
-    const { done, total, phase } = this.own.progress;
-    // How far the read is counts the whole vault: only a connection that sees all of it is told.
-    const where = phase === 'reading' && total > 0 && !isBounded(this.policy) ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
-    throw new NotReadyError(`${what}${where}; try again in a few seconds.`);
+  /** Tools call this first: it waits for the first read of the vault, a moment or, with `progress`, longer (readiness.ts). */
+  assertReady(what = 'The vault is still being read', waitMs?: number, progress?: ReadProgress): Promise<void> {
+    return awaitFirstRead(this.own, this.policy, what, waitMs, progress);
   }
 
   /** Whether a note of the person's own vault is visible. */

@@ -1,6 +1,7 @@
 import { hasScope } from '../access/policy.js';
 import type { VaultView } from '../access/view.js';
 import type { VaultSettings } from '../vault/settings.js';
+import { counted } from '../format/counts.js';
 
 /** The orientation an assistant reads at `initialize`: what this vault and connection are. */
 export function buildInstructions(view: VaultView, settings: VaultSettings): string {
@@ -12,7 +13,7 @@ export function buildInstructions(view: VaultView, settings: VaultSettings): str
     const { folders, unfiled } = view.folderCounts();
     let count = unfiled;
     for (const n of folders.values()) count += n;
-    lines.push(`This connection sees ${count} notes in ${folders.size} folders (${unfiled} unfiled).`);
+    lines.push(`This connection sees ${counted(count, 'note')} in ${counted(folders.size, 'folder')} (${unfiled.toLocaleString('en')} unfiled).`);
   } else {
     lines.push('The vault is still being read; tools say so until it is ready.');
   }

@@ -7,6 +7,7 @@ import { DexiError } from '../vault/errors.js';
 import { tagFilterCandidates } from '../format/tags.js';
 import { formatLocal } from '../format/time.js';
 import { viewReadyForRequest } from './errors.js';
+import { awaitReadWithProgress, progressSender } from './progress.js';
 import { completeNoteId, NOTE_TEMPLATE } from './resources.js';
 
 /**
@@ -123,12 +124,16 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
     ),
   }));
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const prompt = promptOf(request.params.name);
     const given = request.params.arguments ?? {};
     const unknown = Object.keys(given).filter((key) => !prompt.arguments.some((argument) => argument.name === key));
     if (unknown.length > 0) throw new McpError(ErrorCode.InvalidParams, `The prompt "${prompt.name}" takes ${prompt.arguments.map((a) => a.name).join(', ')}, not ${unknown.join(', ')}.`);
-    await viewReadyForRequest(view);
+    // Only a folder or a tag given needs the vault: a prompt's text is the same before the first read is done.
+    if (prompt.arguments.some((argument) => (given[argument.name]?.trim() ?? '') !== '')) {
+      await awaitReadWithProgress(view, progressSender(request.params._meta?.progressToken, extra.sendNotification));
+      await viewReadyForRequest(view);
+    }
     const args: Record<string, string | undefined> = {};
     for (const argument of prompt.arguments) {
       const value = given[argument.name]?.trim();

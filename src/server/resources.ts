@@ -7,7 +7,9 @@ import {
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  type ProgressToken,
   type Resource,
+  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultView, VisibleNote } from '../access/view.js';
 import { foldName } from '../storage/names.js';
@@ -17,6 +19,7 @@ import { DexiError } from '../vault/errors.js';
 import { formatIso } from '../format/time.js';
 import { viewReadyForRequest } from './errors.js';
 import { ResourceChanges } from './resource-changes.js';
+import { awaitReadWithProgress, progressSender } from './progress.js';
 
 /**
  * Notes as MCP resources, so that a client can let the person attach a note
@@ -89,7 +92,11 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
   return () => changes.stop();
 }
 
-const ready = (view: VaultView): Promise<void> => viewReadyForRequest(view);
+/** Waits for the first read as a tool call does: longer, telling how far it is, when the request asked for progress. */
+async function ready(view: VaultView, extra: { _meta?: { progressToken?: ProgressToken } } | undefined, send: (notification: ServerNotification) => Promise<void>): Promise<void> {
+  await awaitReadWithProgress(view, progressSender(extra?._meta?.progressToken, send));
+  await viewReadyForRequest(view);
+}
 
 /** The note id a request's URI names, or an error saying what a note's URI looks like. */
 function idOf(uri: string): string {
@@ -100,8 +107,8 @@ function idOf(uri: string): string {
 
 /** `resources/list`: every visible note, newest first, a page at a time; the first list starts the client's `list_changed`. */
 function serveList(server: Server, view: VaultView, changes: ResourceChanges): void {
-  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
-    await ready(view);
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    await ready(view, request.params, extra.sendNotification);
     const offset = offsetOf(request.params?.cursor);
     // Only the notes up to the page are kept in order, as list_notes does: sorting
     // every note took the first page 227 ms at 100,000 notes (median over stdio).
@@ -138,10 +145,10 @@ function serveTemplates(server: Server): void {
 
 /** `resources/read`: a visible note's Markdown body; any other id is the specification's "resource not found". */
 function serveRead(server: Server, view: VaultView): void {
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
     const id = idOf(uri);
-    await ready(view);
+    await ready(view, request.params, extra.sendNotification);
     try {
       const note = await view.read(id);
       const meta: Record<string, unknown> = { title: note.record.title, updated: formatIso(new Date(note.record.updatedMs)) };
@@ -158,9 +165,9 @@ function serveRead(server: Server, view: VaultView): void {
 
 /** `resources/subscribe` and `unsubscribe`: only a note the client may see can be followed. */
 function serveSubscriptions(server: Server, view: VaultView, changes: ResourceChanges): void {
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const id = idOf(request.params.uri);
-    await ready(view);
+    await ready(view, request.params, extra.sendNotification);
     if (view.find(id) === undefined) throw new McpError(-32002, 'Note not found', { uri: request.params.uri });
     changes.follow(id);
     return {};

@@ -12,6 +12,7 @@ import type { Clock } from '../vault/clock.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
+import { counted } from '../format/counts.js';
 
 export interface ServedVaultOptions {
   vaultDir: string;
@@ -124,7 +125,7 @@ export class ServedVault {
     void this.startWatching();
     const ms = Math.round(performance.now() - started);
     this.options.log(
-      `Read ${this.own.size} notes in ${this.own.folders().length} folders of ${this.own.root} in ${ms} ms${cached.has(this.own) ? ' (from the index cache)' : ''}.`,
+      `Read ${counted(this.own.size, 'note')} in ${counted(this.own.folders().length, 'folder')} of ${this.own.root} in ${ms} ms${cached.has(this.own) ? ' (from the index cache)' : ''}.`,
     );
     for (const vault of this.teammates) {
       const shared = [...vault.all()].filter((record) => record.shared).length;

@@ -9,7 +9,7 @@ import { describeInvalidArguments, describeUnknownArguments, errorResult, thrown
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
-import { callContext } from './progress.js';
+import { awaitReadWithProgress, callContext } from './progress.js';
 
 export interface ServerOptions {
   name: string;
@@ -101,7 +101,9 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      return answerOf(tool, await tool.handler(parsed.data, callContext(context, request.params._meta?.progressToken, extra.sendNotification)), limits.maxResponseBytes);
+      const call = callContext(context, request.params._meta?.progressToken, extra.sendNotification);
+      await awaitReadWithProgress(call.view, call.progress);
+      return answerOf(tool, await tool.handler(parsed.data, call), limits.maxResponseBytes);
     } catch (error) {
       return thrownResult(tool.name, error, log);
     } finally {

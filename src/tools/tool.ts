@@ -23,9 +23,10 @@ export interface ToolContext {
   /**
    * Tells the client how far a long call is (rename_tag: notes done of all
    * of them); set by the server for a call whose request asked for progress
-   * (a `progressToken`), else left out and nothing is sent.
+   * (a `progressToken`), else left out and nothing is sent. `total` is left
+   * out where it is unknown, `message` says in words what is being done.
    */
-  progress?: (done: number, total: number) => void;
+  progress?: (done: number, total?: number, message?: string) => void;
 }
 
 export interface ToolAnnotations {

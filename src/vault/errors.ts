@@ -1,4 +1,5 @@
 import { DexiError } from '../storage/errors.js';
+import { counted } from '../format/counts.js';
 
 /**
  * Domain errors. Each carries the plain sentence an assistant will read; the
@@ -34,7 +35,7 @@ export class NotInReviewError extends DexiError {
 export class NoteCapError extends DexiError {
   constructor(cap: number) {
     super(
-      `Note limit reached: this vault's plan allows ${cap} notes. Delete notes you no longer need, or raise noteCap in .dexi/settings.json.`,
+      `Note limit reached: this vault's plan allows ${counted(cap, 'note')}. Delete notes you no longer need, or raise noteCap in .dexi/settings.json.`,
     );
   }
 }

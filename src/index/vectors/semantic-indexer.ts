@@ -92,7 +92,8 @@ export class SemanticIndexer {
   start(): Promise<void> {
     this.starting ??= this.load().catch((error: unknown) => {
       this.startError = error instanceof Error ? error : new Error(String(error));
-      this.log(`semantic search unavailable: ${this.startError.message}`);
+      // Closed before the model was loaded is a short session ending normally, not a fault to report.
+      if (!this.closing) this.log(`semantic search unavailable: ${this.startError.message}`);
       this.waiting.clear();
       throw this.startError;
     });

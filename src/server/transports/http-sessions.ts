@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { TokenEntry, TokenStore } from '../../access/tokens.js';
 import type { Logger } from '../../vault/vault.js';
+import { counted } from '../../format/counts.js';
 
 export interface Session {
   transport: StreamableHTTPServerTransport;
@@ -130,13 +131,13 @@ export class SessionTable {
     for (const item of mine) if (item[1].open === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) oldest = item;
     if (oldest) {
       const why = atShare
-        ? `the token opened one more than its ${perToken} sessions, and this was its least recently used idle one`
-        : `the server was at its ${maxSessions} sessions, and this was the least recently used idle one of the token opening another`;
+        ? `the token opened one more than its ${counted(perToken, 'session')}, and this was its least recently used idle one`
+        : `the server was at its ${counted(maxSessions, 'session')}, and this was the least recently used idle one of the token opening another`;
       this.close(oldest[0], oldest[1], why);
       return undefined;
     }
     if (atShare) {
-      return { status: 429, message: `This token already has ${perToken} sessions open, the most one token may hold, and all are in use; close a client that uses this token, then try again.` };
+      return { status: 429, message: `This token already has ${counted(perToken, 'session')} open, the most one token may hold, and all are in use; close a client that uses this token, then try again.` };
     }
     return { status: 503, message: 'Too many open sessions; close some clients and try again.' };
   }

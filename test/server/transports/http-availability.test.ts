@@ -217,7 +217,7 @@ describe('one token cannot take every session', () => {
     expect(handle.sessionCount()).toBe(1);
     expect(await ping(handle, hostileSecret, first.sessionId as string)).toBe(404);
     expect(await ping(handle, hostileSecret, second.sessionId as string)).toBe(200);
-    expect(logs).toContain('Closed session of token "hostile": the token opened one more than its 1 sessions, and this was its least recently used idle one.');
+    expect(logs).toContain('Closed session of token "hostile": the token opened one more than its 1 session, and this was its least recently used idle one.');
   });
 });
 
