@@ -4,6 +4,7 @@ import type { ImportReport } from '../import/report.js';
 import type { ServedVault } from '../server/served-vault.js';
 import { systemClock } from '../vault/clock.js';
 import { log } from './log.js';
+import { WARNING } from '../vault/logger.js';
 
 /** What a server stops before it closes the vault: the pull under way is let finish. */
 export interface FeedPuller {
@@ -24,12 +25,12 @@ async function pullOnce(runtime: ServedVault, report: ImportReport): Promise<voi
     const run = await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap });
     try {
       const summary = await pullFeeds(run, report, () => systemClock.now());
-      if (summary.feeds > 0) log(describePull(summary));
+      if (summary.feeds > 0) runtime.logs.log(describePull(summary), summary.failed > 0 ? WARNING : undefined);
     } finally {
       await run.close();
     }
   } catch (error) {
-    log(`Pulling the feeds failed: ${(error as Error).message}`);
+    runtime.logs.log(`Pulling the feeds failed: ${(error as Error).message}`, WARNING);
   }
 }
 

@@ -9,9 +9,10 @@ import { MovesJournal, replayMoves } from './moves-journal.js';
 import type { EmbedderSpec } from './vectors/embedder.js';
 import { embeddingTextOfPlain } from './vectors/embedding-text.js';
 import { SemanticIndexer } from './vectors/semantic-indexer.js';
+import { ERROR, type Logger } from '../vault/logger.js';
 
 export interface IndexingOptions {
-  log: (line: string) => void;
+  log: Logger;
   /** Save the index cache this long after the last change (default 5 s). */
   saveDelayMs?: number | undefined;
   /** Semantic search: which model, on how many worker threads. Off when absent. */
@@ -209,7 +210,7 @@ export class Indexing {
       }
     } catch (error) {
       saved.dirty = true;
-      this.options.log(`Could not save ${this.whose(vault)}: ${(error as Error).message}`);
+      this.options.log(`Could not save ${this.whose(vault)}: ${(error as Error).message}`, ERROR);
     }
   }
 

@@ -13,6 +13,7 @@ import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
 import { counted } from '../format/counts.js';
+import { LogFeed } from './log-feed.js';
 
 export interface ServedVaultOptions {
   vaultDir: string;
@@ -62,9 +63,11 @@ export class ServedVault {
     readonly own: Vault,
     readonly teammates: readonly Vault[],
     readonly options: ServedVaultOptions,
+    /** The lines with a level, for the connections that listen (log-feed.ts); each also goes to `options.log`. */
+    readonly logs: LogFeed,
   ) {
-    this.indexing = new Indexing(own, teammates, { log: options.log, saveDelayMs: options.saveDelayMs, semantic: options.semantic });
-    this.activity = new ActivityLog(own.root, options.clock, options.log);
+    this.indexing = new Indexing(own, teammates, { log: logs.log, saveDelayMs: options.saveDelayMs, semantic: options.semantic });
+    this.activity = new ActivityLog(own.root, options.clock, logs.log);
     this.watching = new Promise((resolve) => {
       this.watchingStarted = resolve;
     });
@@ -72,10 +75,11 @@ export class ServedVault {
   }
 
   static async open(options: ServedVaultOptions): Promise<ServedVault> {
+    const logs = new LogFeed(options.log);
     const own = await Vault.open({
       root: options.vaultDir,
       clock: options.clock,
-      log: options.log,
+      log: logs.log,
       ...(options.readOnly === true ? { readOnly: true } : {}),
       ...(options.cacheDir === undefined ? {} : { cacheDir: options.cacheDir }),
     });
@@ -86,6 +90,7 @@ export class ServedVault {
         Vault.open({
           root: dir,
           clock: options.clock,
+          // A teammate's notes are not the person's: what is said of them stays on stderr.
           log: options.log,
           readOnly: true,
           owner,
@@ -93,7 +98,7 @@ export class ServedVault {
         }),
       ),
     );
-    return new ServedVault(own, teammates, options);
+    return new ServedVault(own, teammates, options, logs);
   }
 
   /** The full-text index of each vault (own and teammates'). */
@@ -141,7 +146,7 @@ export class ServedVault {
     if (this.options.watch !== false && !this.closed) {
       await Promise.all(
         vaults.map(async (vault) => {
-          const watcher = new VaultWatcher(vault, this.options.log);
+          const watcher = new VaultWatcher(vault, vault === this.own ? this.logs.log : this.options.log);
           this.watchers.push(watcher);
           try {
             await watcher.start();

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { hasScope, type Scope } from '../access/policy.js';
+import { hasScope, isBounded, type Scope } from '../access/policy.js';
 import type { Logger } from '../vault/vault.js';
 import { missingScope, type ToolContext, type ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/answer-size.js';
@@ -9,6 +9,7 @@ import { describeInvalidArguments, describeUnknownArguments, errorResult, thrown
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
+import type { LogFeed } from './log-feed.js';
 import { awaitReadWithProgress, callContext } from './progress.js';
 
 export interface ServerOptions {
@@ -21,6 +22,8 @@ export interface ServerOptions {
   log: Logger;
   /** Defaults: DEFAULT_LIMITS. */
   limits?: Partial<ServerLimits>;
+  /** The lines with a level that clients should see: with it, the server offers MCP logging. */
+  logs?: LogFeed;
 }
 
 /** The JSON-RPC envelope around a result: `{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],"structuredContent":…}}`. */
@@ -67,12 +70,16 @@ export function createMcpServer(options: ServerOptions): Server {
   // A connection that may not read has no notes to offer as resources.
   const readable = hasScope(policy, 'notes:read');
   const server = newServer(options, readable);
+  const stops: (() => void)[] = [];
   if (readable) {
     serveAsPrompts(server, context);
-    const stopResources = serveNotesAsResources(server, context);
-    // Transports set their own onclose after this (stdio.ts chains onto it): the vault listeners go with the connection.
-    server.onclose = stopResources;
+    stops.push(serveNotesAsResources(server, context));
   }
+  if (options.logs) stops.push(forwardLogs(server, options.logs, isBounded(policy)));
+  // Transports set their own onclose after this (stdio.ts chains onto it): the vault listeners go with the connection.
+  server.onclose = () => {
+    for (const stop of stops) stop();
+  };
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const granted = (scope: Scope): boolean => hasScope(policy, scope);
@@ -120,11 +127,26 @@ function newServer(options: ServerOptions, readable: boolean): Server {
     {
       capabilities: {
         tools: { listChanged: false },
+        ...(options.logs ? { logging: {} } : {}),
         ...(readable ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
+}
+
+/**
+ * Send the feed's lines to this connection as `notifications/message`, at
+ * and above the level it set (the SDK keeps it, per session). A connection
+ * limited to a folder or a tag hears only lines that name nothing in the
+ * vault: a skipped note's path would name a note outside its boundary.
+ */
+function forwardLogs(server: Server, logs: LogFeed, bounded: boolean): () => void {
+  return logs.listen((line, detail) => {
+    if (bounded && detail.public !== true) return;
+    // A client gone meanwhile misses the line; stderr has it.
+    server.sendLoggingMessage({ level: detail.level, logger: 'dexi-vault', data: line }, server.transport?.sessionId).catch(() => undefined);
+  });
 }
 
 /** A tool as tools/list describes it. */

@@ -7,6 +7,7 @@ import { decodeStrict, type NoteFile } from './note-file-read.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
 import { hashContent } from './parse.js';
+import { WARNING, type Logger } from './logger.js';
 
 /** How an edit turns a note's current content into its new content; undefined: nothing to write. */
 export type Change = (content: string, record: NoteRecord) => string | undefined;
@@ -24,7 +25,7 @@ export interface LateParts {
   files: NoteFiles;
   catalog: Catalog;
   ingest: Ingest;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 export interface LateEdit {
@@ -60,7 +61,7 @@ export function bringBackLate(parts: LateParts, late: LateEdit): Promise<Buffer 
       const text = decodeStrict(theirs);
       if (late.plausible && current && record?.id === id && text !== undefined && current.file.bytes.equals(ours)) {
         written = await redoOn(files, { id, vaultPath, current, theirs, journal }, () => change(text, record)).catch((error: unknown) => {
-          parts.log(`${vaultPath}: the text another program wrote late could not be merged (${(error as Error).message}); it is kept beside the note.`);
+          parts.log(`${vaultPath}: the text another program wrote late could not be merged (${(error as Error).message}); it is kept beside the note.`, WARNING);
           return undefined;
         });
       }

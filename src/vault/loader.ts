@@ -11,6 +11,7 @@ import type { NoteRecord } from './note.js';
 import { ParsePool } from './workers/parse-pool.js';
 import type { FileStat } from './scan.js';
 import { scanOffThread } from './workers/scan-pool.js';
+import { WARNING, type Logger } from './logger.js';
 
 export interface LoadProgress {
   phase: 'starting' | 'scanning' | 'reading' | 'ready';
@@ -33,7 +34,7 @@ export interface LoaderParts {
   files: NoteFiles;
   ingest: Ingest;
   lock: KeyedLock;
-  log: (line: string) => void;
+  log: Logger;
   /** A vault never written: not even leftovers are removed from it. */
   readOnly: boolean;
   /** The person's vault's cache folder, cleared of leftovers even when the vault is read-only (it is outside it then); undefined for a teammate's. */
@@ -65,7 +66,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
   const { catalog, files, ingest, lock, log, progress } = parts;
   Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
   // The folders are listed while the cache loads: the two share the wait for the disk.
-  const [scan, previous] = await Promise.all([scanOffThread(parts.root, log, (vaultPath, size) => files.logOversize(vaultPath, size)), cached]);
+  const [scan, previous] = await Promise.all([scanOffThread(parts.root, (line) => log(line, WARNING), (vaultPath, size) => files.logOversize(vaultPath, size)), cached]);
   await removeLeftovers(parts, scan.leftovers);
   for (const folder of scan.folders) catalog.addFolder(folder);
   const before = new Map(previous.map((record) => [record.path, record]));
@@ -87,7 +88,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
         if (unchangedFile(file, cached) && catalog.get(cached.id) === undefined) catalog.place(cached);
         else await lock.run(file.path, () => ingest.ingest(file.path, cached));
       } catch (error) {
-        log(`Skipping ${file.path}: ${(error as Error).message}`);
+        log(`Skipping ${file.path}: ${(error as Error).message}`, WARNING);
       }
       progress.done++;
     }
@@ -102,7 +103,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
   }
   for (const vaultPath of ingest.reingestLater.splice(0)) {
     if (parts.stopped()) break;
-    await lock.run(vaultPath, () => ingest.ingest(vaultPath)).catch((error: Error) => log(`Skipping ${vaultPath}: ${error.message}`));
+    await lock.run(vaultPath, () => ingest.ingest(vaultPath)).catch((error: Error) => log(`Skipping ${vaultPath}: ${error.message}`, WARNING));
   }
   ingest.provisional = undefined;
   return parts.stopped() ? undefined : { present, previous };
@@ -147,7 +148,7 @@ export async function reconcile(
   forget: (vaultPath: string) => Promise<void>,
 ): Promise<void> {
   const { catalog } = parts;
-  const scan = await scanOffThread(parts.root, parts.log, (vaultPath, size) => parts.files.logOversize(vaultPath, size));
+  const scan = await scanOffThread(parts.root, (line) => parts.log(line, WARNING), (vaultPath, size) => parts.files.logOversize(vaultPath, size));
   catalog.setFolders(scan.folders);
   const seen = new Set<string>();
   // A turn of the event loop every few thousand notes: compared in one go,

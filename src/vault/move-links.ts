@@ -11,6 +11,7 @@ import { rewriteLinks, uniqueForm, type FormRule } from '../format/link-rewrite.
 import { linkKey } from '../format/links.js';
 import type { Change } from './late-edits.js';
 import type { NoteRecord } from './note.js';
+import { WARNING, type Logger } from './logger.js';
 
 /**
  * What the links a move may change named before it: by linking note's id,
@@ -59,7 +60,7 @@ export async function repairLinks(
   catalog: Catalog,
   meanings: LinkMeanings,
   edit: (id: string, change: Change) => Promise<unknown>,
-  log: (line: string) => void,
+  log: Logger,
 ): Promise<void> {
   const index = catalog.links;
   for (const [sourceId, { links, visible }] of meanings) {
@@ -79,7 +80,7 @@ export async function repairLinks(
       await edit(sourceId, (content, record) => rewriteLinks(content, record.path, targets, resolve, rule));
     } catch (error) {
       if (!(error instanceof DexiError)) throw error;
-      log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`);
+      log(`Links in ${source.path} to a moved note were left as they are: ${error.message}`, WARNING);
     }
   }
 }

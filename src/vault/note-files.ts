@@ -20,6 +20,7 @@ import { CompleteShapes, followOldFile, HALF_WRITTEN_QUIET_MS, MAX_BUSY_WAIT_MS,
 import { readNoteFile, type NoteFile } from './note-file-read.js';
 import { hashContent } from './parse.js';
 import { formatIso } from '../format/time.js';
+import { WARNING, type Logger } from './logger.js';
 
 export type { LateWrite } from './late-writes.js';
 
@@ -80,7 +81,7 @@ export class NoteFiles {
 
   constructor(
     readonly root: string,
-    private readonly options: { clock: Clock; log: (line: string) => void; hooks?: VaultTestHooks | undefined },
+    private readonly options: { clock: Clock; log: Logger; hooks?: VaultTestHooks | undefined },
   ) {}
 
   absolute(vaultPath: string): string {
@@ -99,7 +100,7 @@ export class NoteFiles {
   logOversize(vaultPath: string, size: number): void {
     if (this.oversized.get(vaultPath) === size) return;
     this.oversized.set(vaultPath, size);
-    this.options.log(`Skipping ${vaultPath}: ${size} bytes is over the 4 MiB note limit.`);
+    this.options.log(`Skipping ${vaultPath}: ${size} bytes is over the 4 MiB note limit.`, WARNING);
   }
 
   /**
@@ -162,7 +163,7 @@ export class NoteFiles {
       if (quiet) return file;
       await file.file.handle.close();
       if (Date.now() >= deadline) {
-        if (file.halfWritten !== undefined) this.options.log(`${vaultPath} looks half-written by another program (${file.halfWritten}); the edit was refused rather than built on it.`);
+        if (file.halfWritten !== undefined) this.options.log(`${vaultPath} looks half-written by another program (${file.halfWritten}); the edit was refused rather than built on it.`, WARNING);
         throw new NoteBusyError();
       }
       await sleep(Math.max(10, Math.min(needed - quietFor, 100, deadline - Date.now())));
@@ -326,7 +327,7 @@ export class NoteFiles {
       try {
         await this.createExclusive(copy, bytes, copyMode === undefined ? undefined : copyMode & 0o666);
         this.stats.conflictCopies++;
-        this.options.log(`${vaultPath} changed twice while the server wrote it; one version is saved as ${path.basename(copy)}.`);
+        this.options.log(`${vaultPath} changed twice while the server wrote it; one version is saved as ${path.basename(copy)}.`, WARNING);
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Ingest, IngestEvents } from './ingest.js';
 import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
+import type { Logger } from './logger.js';
 
 /**
  * The parts of one vault that its jobs work with, made once by the `Vault`
@@ -18,7 +19,7 @@ export interface VaultParts {
   ingest: Ingest;
   lock: KeyedLock;
   clock: Clock;
-  log: (line: string) => void;
+  log: Logger;
   /** Never written: a teammate's vault (with `owner`), or the person's own when its folder cannot be written. */
   readOnly: boolean;
   owner: string | undefined;

@@ -32,11 +32,11 @@ import { forgetFolder, forgetPath, refreshPath } from './watched-changes.js';
 import { readOnlyVaultError } from './write-refusals.js';
 import { tagRenameChange, type TagRenameRequest } from './rename-tag.js';
 import type { PropertyIndex } from './property-index.js';
+import type { Logger } from './logger.js';
 
 export type { LoadProgress } from './loader.js';
 export type { VaultTestHooks } from './note-files.js';
-
-export type Logger = (line: string) => void;
+export type { Logger, LogDetail } from './logger.js';
 
 export interface VaultOptions {
   root: string;

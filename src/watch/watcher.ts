@@ -3,6 +3,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isIgnoredName, isNoteFileName } from '../vault/ignore.js';
 import type { Logger, Vault } from '../vault/vault.js';
+import { PUBLIC_WARNING } from '../vault/logger.js';
 
 const RECHECK_MS = 250;
 
@@ -64,7 +65,7 @@ export class VaultWatcher {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC' || code === 'EMFILE') {
         if (!this.warnedLimit) {
-          this.log(`Cannot watch every folder: the system's limit on watched folders is reached (on Linux, raise fs.inotify.max_user_watches). Changes in the folders not watched are picked up at the next start.`);
+          this.log(`Cannot watch every folder: the system's limit on watched folders is reached (on Linux, raise fs.inotify.max_user_watches). Changes in the folders not watched are picked up at the next start.`, PUBLIC_WARNING);
         }
         this.warnedLimit = true;
       }

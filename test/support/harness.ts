@@ -57,6 +57,7 @@ export async function openShared(dir: string, options: { settings?: Partial<Vaul
         context,
         instructions: 'test',
         log,
+        logs: runtime.logs,
       };
       if (connectOptions.limits) serverOptions.limits = connectOptions.limits;
       const server = createMcpServer(serverOptions);

@@ -36,6 +36,7 @@ async function serve(config: ServeConfig): Promise<void> {
     tools: ALL_TOOLS,
     context,
     log,
+    logs: runtime.logs,
   });
   const puller = feedPuller(runtime, config.pullFeedsMinutes);
   const stop = stopSignals(runtime);

@@ -5,6 +5,7 @@ import { createEmbedder, type Embedder, type EmbedderSpec } from './embedder.js'
 import type { FromWorker, ToWorker } from './embed-worker.js';
 import { launchEmbedWorker } from './embed-worker-launch.js';
 import type { WindowRequest, WindowVector } from './windows.js';
+import { PUBLIC_WARNING, type Logger } from '../../vault/logger.js';
 
 export interface EmbeddingPoolOptions {
   spec: EmbedderSpec;
@@ -54,7 +55,7 @@ export class EmbeddingPool implements Embedder {
   private readonly normal: Job[] = [];
   private readonly runners: Runner[] = [];
   readonly batchSize: number;
-  private readonly log: (line: string) => void;
+  private readonly log: Logger;
   private restarts: number[] = [];
   private replacing = 0;
   private closed = false;
@@ -146,11 +147,11 @@ export class EmbeddingPool implements Embedder {
     const index = this.runners.indexOf(dead);
     if (index >= 0) this.runners.splice(index, 1);
     if (this.closed) return;
-    this.log(`${dead.name} stopped: ${error.message}`);
+    this.log(`${dead.name} stopped: ${error.message}`, PUBLIC_WARNING);
     const now = Date.now();
     this.restarts = this.restarts.filter((t) => now - t < RESTART_WINDOW_MS);
     if (this.restarts.length >= MAX_RESTARTS) {
-      this.log(`${dead.name} is not restarted: the workers keep failing`);
+      this.log(`${dead.name} is not restarted: the workers keep failing`, PUBLIC_WARNING);
       this.failIfNoWorker(error);
       return;
     }
@@ -169,7 +170,7 @@ export class EmbeddingPool implements Embedder {
       },
       (loadError: unknown) => {
         this.replacing--;
-        this.log(`${dead.name} could not restart: ${loadError instanceof Error ? loadError.message : String(loadError)}`);
+        this.log(`${dead.name} could not restart: ${loadError instanceof Error ? loadError.message : String(loadError)}`, PUBLIC_WARNING);
         this.failIfNoWorker(error);
       },
     );

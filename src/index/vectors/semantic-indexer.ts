@@ -6,6 +6,7 @@ import type { WindowVector } from './windows.js';
 import { describeMemory } from './memory.js';
 import { contentHash, openingMark, parseOpeningMark } from './stored-hashes.js';
 import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions, type VectorMemory } from './vector-index.js';
+import { ERROR, PUBLIC_WARNING, WARNING, type Logger } from '../../vault/logger.js';
 
 export interface SemanticIndexerOptions {
   /** Folder of the vector snapshot, for example `<vault>/.dexi/cache/vectors`. */
@@ -13,7 +14,7 @@ export interface SemanticIndexerOptions {
   embedder: EmbedderSpec;
   /** Embedding worker threads; 0 runs the model on the calling thread. */
   workers: number;
-  log: (line: string) => void;
+  log: Logger;
   /** Windows per worker batch (see EmbeddingPool). */
   batchSize?: number;
   /**
@@ -49,7 +50,7 @@ export interface SemanticProgress {
  * costs nothing at restart. Searches answer at once from what is embedded.
  */
 export class SemanticIndexer {
-  private readonly log: (line: string) => void;
+  private readonly log: Logger;
   private readonly autoSaveMs: number;
   /** Every known note's current content hash. */
   private readonly desired = new Map<string, string>();
@@ -93,7 +94,7 @@ export class SemanticIndexer {
     this.starting ??= this.load().catch((error: unknown) => {
       this.startError = error instanceof Error ? error : new Error(String(error));
       // Closed before the model was loaded is a short session ending normally, not a fault to report.
-      if (!this.closing) this.log(`semantic search unavailable: ${this.startError.message}`);
+      if (!this.closing) this.log(`semantic search unavailable: ${this.startError.message}`, PUBLIC_WARNING);
       this.waiting.clear();
       throw this.startError;
     });
@@ -411,7 +412,7 @@ export class SemanticIndexer {
 
   private markFailed(note: { id: string; hash: string }, error: unknown): void {
     this.failed.set(note.id, note.hash);
-    this.log(`could not embed note ${note.id}: ${error instanceof Error ? error.message : String(error)}`);
+    this.log(`could not embed note ${note.id}: ${error instanceof Error ? error.message : String(error)}`, WARNING);
   }
 
   private afterGroup(): void {
@@ -434,7 +435,7 @@ export class SemanticIndexer {
     if (this.saveTimer || this.closing) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      void this.flush().catch((error: unknown) => this.log(`could not save the semantic index: ${String(error)}`));
+      void this.flush().catch((error: unknown) => this.log(`could not save the semantic index: ${String(error)}`, ERROR));
     }, Math.max(this.autoSaveMs, this.lastSaveMs * 50));
     this.saveTimer.unref();
   }

@@ -196,6 +196,7 @@ async function startSession(parts: HttpParts, req: McpRequest, res: ServerRespon
     context,
     instructions: buildInstructions(context.view, runtime.settings),
     log,
+    logs: runtime.logs,
   });
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),

@@ -6,6 +6,7 @@ import { dexiDir, ensureIgnoredDir, ensureTempDir } from '../../storage/dexi-dir
 import type { Clock } from '../clock.js';
 import { DexiError } from '../errors.js';
 import { hashContent } from '../parse.js';
+import { ERROR, type Logger } from '../logger.js';
 
 /**
  * The record of what the server wrote for the assistant, and the versions
@@ -222,7 +223,7 @@ export class ActivityLog {
   constructor(
     readonly root: string,
     private readonly clock: Clock,
-    private readonly log: (line: string) => void,
+    private readonly log: Logger,
   ) {}
 
   /** The journal of one call: its writes share a call id. */
@@ -314,7 +315,7 @@ export class ActivityLog {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (options.ahead) throw new HistoryError(`The change could not be recorded in .dexi/activity.jsonl (${code ?? (error as Error).message}), so nothing was changed; check that the vault's .dexi folder can be written.`);
-        this.log(`Could not add to .dexi/activity.jsonl: ${(error as Error).message}`);
+        this.log(`Could not add to .dexi/activity.jsonl: ${(error as Error).message}`, ERROR);
       }
     });
     this.appending = next.catch(() => undefined);
@@ -340,7 +341,7 @@ export class ActivityLog {
   prune(): Promise<number> {
     this.pruning ??= pruneHistory(historyDir(this.root), this.clock.now().getTime())
       .catch((error: unknown) => {
-        this.log(`Could not prune .dexi/history: ${(error as Error).message}`);
+        this.log(`Could not prune .dexi/history: ${(error as Error).message}`, ERROR);
         return 0;
       })
       .finally(() => {
