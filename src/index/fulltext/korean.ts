@@ -9,12 +9,12 @@
  * it begins, whatever its length (fulltext.ts's prefix rule, through
  * `isHangulSyllables`): 데이터 finds 데이터를 and 데이터베이스, 탭 finds 탭을.
  * The index is unchanged apart from `apartFromHangul`. Measured on 129 Korean
- * notes and 41 nouns (BENCHMARKS.md, issue 33), this found 97 % of the notes
- * holding the word with no note that does not, against 99 % found and 91 %
- * right for indexing every pair of adjacent syllables (as Han text is: 북마크's
- * pair 마크 found every note about 마크다운, Markdown), and 92 % found, 99 %
- * right, for stripping a list of particles (verb endings and compounds such
- * as 검색하려면, 검색어 are not particles). A word found by its beginning
+ * notes and 41 nouns (BENCHMARKS.md, issue 33), this found 97.5 % of the
+ * notes holding the word and no note that does not, against 99 % found and
+ * 91 % right for indexing every pair of adjacent syllables (as Han text is:
+ * 북마크's pair 마크 found every note about 마크다운, Markdown), and 93 % found,
+ * 98 % right, for stripping a list of particles (verb endings and compounds
+ * such as 검색하려면, 검색어 are not particles). A word found by its beginning
  * scores as MiniSearch scores any prefix match, below the word itself.
  * Quoted, a Korean word is matched as written, as any quoted word is.
  */
