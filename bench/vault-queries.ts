@@ -7,14 +7,15 @@
  * queries on every run.
  */
 
+import { isStopWord } from '../src/index/fulltext/stop-words.js';
 import { phraseTerms } from '../src/index/fulltext/terms.js';
 import { createRng } from '../test/support/random.js';
 
-/** How many notes hold each word, a note's words taken as the index takes them. */
+/** How many notes hold each word, a note's words taken as the index takes them, stop words left out as a query leaves them out. */
 export function countWords(texts: Iterable<string>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const text of texts) {
-    for (const word of new Set(phraseTerms(text))) counts.set(word, (counts.get(word) ?? 0) + 1);
+    for (const word of new Set(phraseTerms(text))) if (!isStopWord(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   return counts;
 }

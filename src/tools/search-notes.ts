@@ -13,7 +13,8 @@ export const searchNotesTool = defineTool({
   description:
     'Full-text search over note titles, bodies and tags, ranked by relevance: notes holding every query word first, then by BM25 (title matches weigh most). ' +
     'Covers every kind of note: bookmarks, saved e-mails and feed articles too. Words are combined with OR, so a note lacking one word is still found, lower down; ' +
-    'word beginnings and small typos match too. ' +
+    'word beginnings and small typos match too, and a Korean word finds its forms with particles attached. ' +
+    'Common words (the, how, does; their like in other languages) do not count beside other words, so a question can be asked as written; quoted, or alone, they are looked for. ' +
     'Syntax: "exact phrase" finds only notes with those words adjacent and in order, -word or -"phrase" leaves out every note containing it (-word also words it begins, as the search matches them), and OR between two words or phrases makes them alternatives (holding either counts as holding that word). ' +
     'Use semantic_search instead to find notes about a concept when the exact words are unknown, and list_notes for date, tag or folder filters. ' +
     'Returns {items, total, page}; each item also lists matched_terms, and total_approximate: true marks a total estimated because a phrase had too many candidate notes to check them all. ' +

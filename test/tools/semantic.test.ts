@@ -60,6 +60,17 @@ describe('semantic_search', () => {
     expect(result.items.slice(1).map((item) => item.id)).toEqual(vectorsAlone.filter((hit) => hit.id !== first?.id).slice(0, 9).map((hit) => hit.id));
   });
 
+  // Issue 33: the question's stop words (how, does, the, with) do not count, so the note holding its other words is the word-for-word match.
+  it('puts first the note holding every word of a question but its stop words', async () => {
+    const semantic = h.runtime.semantic;
+    if (!semantic) throw new Error('the harness runs semantic search');
+    const question = 'how does the dal recipe with split mung beans';
+    const vectorsAlone = await semantic.search(question, 10);
+    const result = await h.ok<Result>('semantic_search', { query: question, size: 10 });
+    expect(result.items[0]?.title).toBe('Scratchpad');
+    expect(vectorsAlone[0]?.id).not.toBe(result.items[0]?.id);
+  });
+
   it('never brings in a note outside the boundary by its words', async () => {
     const bounded = h.runtime.context(createPolicy({ folder: 'Recipes' }));
     const hits = await bounded.view.searchMeaning(COPIED, 10);

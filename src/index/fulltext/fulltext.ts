@@ -1,5 +1,6 @@
 import type { NoteRecord } from '../../vault/note.js';
 import { normaliseTerm, splitWords } from './terms.js';
+import { isHangulSyllables } from './korean.js';
 import { onlyExclusions, parseQuery, queryWords, type QueryWords } from './query-syntax.js';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { BulkBuilder } from './bulk-build.js';
@@ -29,9 +30,11 @@ export function indexedNote(record: NoteRecord, plainBody: string): IndexedNote 
 const BOOST = { title: 3, body: 1, tags: 2 };
 /**
  * Prefixes and small typos help with words half remembered; only on longer
- * terms, where they do not flood the results.
+ * terms, where they do not flood the results. A Korean word finds the words
+ * it begins whatever its length: its particles and endings are written after
+ * it (데이터 finds 데이터를; korean.ts).
  */
-const prefix = (term: string): boolean => term.length >= 4;
+const prefix = (term: string): boolean => term.length >= 4 || isHangulSyllables(term);
 const fuzzy = (term: string): number | false => (term.length >= 6 ? 0.15 : false);
 
 /** How the index is made and ranked; a test checks `FullTextIndex#query` against `MiniSearch#search` with these. */

@@ -1,3 +1,4 @@
+import { isStopWord } from './stop-words.js';
 import { phraseTerms, searchTerms } from './terms.js';
 
 /**
@@ -24,8 +25,12 @@ import { phraseTerms, searchTerms } from './terms.js';
  * character pairs) for the sequence a phrase is matched by, in the query and
  * in a note's text alike.
  *
- * Stop words are not in the index, so a phrase skips them as the index does:
- * `"art of war"` is `art war` and matches "art of war" and "art in war".
+ * Stop words (stop-words.ts) outside quotes are left out of a query that
+ * has other words to look for: they neither count among the words a note
+ * holds nor add to its score, so `how does RSA encryption work` ranks by
+ * `rsa`, `encryption` and `work`. Quoted, they are words like any other
+ * (`"how does"`, `"art of war"`, which "art in war" does not match), and a
+ * query made of stop words alone (`the who`) looks for them.
  */
 
 /** A word or a phrase of a query, as typed. */
@@ -145,17 +150,38 @@ export interface QueryWords {
   excludePhrases: string[][];
 }
 
-/** `parsed` in the index's words: parts without any (stop words, punctuation, empty phrases) are left out. */
+/**
+ * The index words of each unquoted part (`searchTerms`), by part, without
+ * the stop words when the query has anything else to look for: another
+ * word, or a phrase. Pure.
+ */
+function unquotedWords(groups: readonly (readonly QueryPart[])[]): Map<QueryPart, string[]> {
+  const words = new Map<QueryPart, string[]>();
+  let somethingElse = false;
+  for (const part of groups.flat()) {
+    if (part.phrase) somethingElse ||= phraseTerms(part.text).length > 0;
+    else {
+      const terms = searchTerms(part.text);
+      words.set(part, terms);
+      somethingElse ||= terms.some((term) => !isStopWord(term));
+    }
+  }
+  if (somethingElse) for (const [part, terms] of words) words.set(part, terms.filter((term) => !isStopWord(term)));
+  return words;
+}
+
+/** `parsed` in the index's words: parts without any (punctuation, empty phrases, stop words beside other words) are left out. */
 export function queryWords(parsed: ParsedQuery): QueryWords {
   const terms: { term: string; exact: boolean }[] = [];
   const groups: WordGroup[] = [];
   // A word repeated outside OR groups is one group, as a repeated word counts once in MiniSearch.
   const single = new Map<string, WordGroup>();
   const add = (term: string, exact: boolean): number => terms.push({ term, exact }) - 1;
+  const unquoted = unquotedWords(parsed.groups);
   for (const parts of parsed.groups) {
     const only = parts.length === 1 ? parts[0] : undefined;
     if (only && !only.phrase) {
-      for (const term of searchTerms(only.text)) {
+      for (const term of unquoted.get(only) ?? []) {
         const at = add(term, false);
         const known = single.get(term);
         if (known) known.words.push(at);
@@ -170,7 +196,7 @@ export function queryWords(parsed: ParsedQuery): QueryWords {
     const group: WordGroup = { words: [], phrases: [] };
     for (const part of parts) {
       if (!part.phrase) {
-        group.words.push(...searchTerms(part.text).map((term) => add(term, false)));
+        group.words.push(...(unquoted.get(part) ?? []).map((term) => add(term, false)));
         continue;
       }
       const sequence = phraseTerms(part.text);

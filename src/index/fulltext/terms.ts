@@ -1,3 +1,5 @@
+import { apartFromHangul } from './korean.js';
+
 /**
  * How text becomes the words of the full-text index: the same rules for a
  * note's text when it is indexed and for a query when it is searched.
@@ -14,30 +16,17 @@
  *    the same characters differently in different places (`数据链接` is
  *    数据 / 链 / 接, `链接到` is 链 / 接到), and the pair 链接 is found
  *    wherever it is written.
- * 4. Each word is lower-cased and folded (`normaliseTerm`), and stop words
- *    are dropped.
+ * 4. Each word is lower-cased and folded (`normaliseTerm`). Stop words are
+ *    words like any other here: a query leaves them out of its ranking
+ *    (stop-words.ts, query-syntax.ts), and a quoted phrase finds them.
+ * 5. A word of Hangul is a word apart from Latin letters or digits touching
+ *    it (`Obsidian에서` is `Obsidian` and `에서`); a Korean query word finds the
+ *    words it begins (korean.ts).
  *
  * The compound forms and the character pairs are extra words beside the
  * words of the text: `phraseTerms` leaves them out, so that adjacent words in
  * its list are adjacent in the text.
  */
-
-/**
- * Words that occur in nearly every note of their language, so they carry no
- * ranking signal, yet they would be most of the index's postings and make
- * every query touch most notes: the commonest English function words, the
- * Japanese particles, which the segmenter leaves as words of their own, and
- * the commonest Chinese function characters standing alone (`的`, `和`, `是`
- * … : as part of a longer word, such as 目的, they are kept).
- */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-  ...('a an and are as at be but by for from had has have he her his i if in into is it its me my not of on or our she so ' +
-    'than that the their them then there these they this to was we were what when which who will with would you your').split(' '),
-  // Japanese particles.
-  ...'の を は が に で と も へ や'.split(' '),
-  // Chinese function characters (simplified and traditional).
-  ...'的 了 和 是 在 也 与 與 及 之'.split(' '),
-]);
 
 // ---------------------------------------------------------------------------
 // Folding.
@@ -105,12 +94,12 @@ function fold(term: string): string {
   return TO_COMPOSE.test(folded) ? folded.normalize('NFC') : folded;
 }
 
-/** A word as the index holds it (see `fold`), or null for a stop word or an empty one. */
+/** A word as the index holds it (see `fold`), or null for an empty one. */
 export function normaliseTerm(term: string): string | null {
   // Runs for every word of every note: NFKD was half the cost, and ASCII
   // words (most of them) have nothing to decompose.
   const folded = ASCII.test(term) ? term.toLowerCase() : term.charCodeAt(0) >= 0x3000 && UNCHANGED.test(term) ? term : fold(term);
-  return folded.length === 0 || STOP_WORDS.has(folded) ? null : folded;
+  return folded.length === 0 ? null : folded;
 }
 
 // ---------------------------------------------------------------------------
@@ -229,6 +218,8 @@ function pushRun(run: string, { words, starts }: Segmented, out: string[], extra
 
 /** The words of `text` before they are normalised; `extras`: with compound forms and character pairs. */
 function cut(text: string, extras: boolean): string[] {
+  // A particle attached to a Latin word is a word apart (korean.ts).
+  text = apartFromHangul(text);
   const unspaced = UNSPACED.test(text);
   // A run of an unspaced script is a word apart from what touches it
   // (`Node.jsのセットアップ` is `Node.js` and `のセットアップ`), then segmented.

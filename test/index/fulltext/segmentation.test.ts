@@ -17,7 +17,7 @@ describe('compounds: words joined by . - _ : / @ are a word of their own, before
     ['2024-01-05', '2024-01-05 2024 01 05'],
     ['10:30', '10:30 10 30'],
     ['Node.js', 'node.js node js'],
-    ['state-of-the-art', 'state-of-the-art state art'], // parts that are stop words are dropped, the whole is kept
+    ['state-of-the-art', 'state-of-the-art state of the art'],
     ['café-crème', 'cafe-creme cafe creme'],
     ['Ελλάδα-Κύπρος', 'ελλαδα-κυπροσ ελλαδα κυπροσ'],
   ])('%j → %s', (text, expected) => {
@@ -27,17 +27,17 @@ describe('compounds: words joined by . - _ : / @ are a word of their own, before
   it.each([
     // Only one joiner between two words makes a compound.
     ['wait...done', 'wait done'],
-    ['a -- b', 'b'],
+    ['a -- b', 'a b'],
     ['--force', 'force'],
     ['-5', '5'],
     ['@alice', 'alice'],
     ['#tag', 'tag'],
     ['end. Next', 'end next'],
     ['x86 - 64', 'x86 64'],
-    ['https://example.com/a/b', 'https example.com/a/b example com b'],
+    ['https://example.com/a/b', 'https example.com/a/b example com a b'],
     // Other punctuation never joins.
     ["don't", 'don t'],
-    ['a,b', 'b'],
+    ['a,b', 'a b'],
     ['1,000', '1 000'],
     ['C:\\Users', 'c users'],
     ['(v1.4.0)', 'v1.4.0 v1 4 0'],
@@ -60,13 +60,13 @@ describe('compounds: words joined by . - _ : / @ are a word of their own, before
 
 describe('scripts written without spaces are segmented', () => {
   it.each([
-    // Japanese: words, particles dropped as stop words, and Han pairs that are not words.
-    ['同期設定のデータをセットアップしてください', '同期 設定 データ セットアップ し て くだ さい 期設'],
+    // Japanese: words, particles, and Han pairs that are not words.
+    ['同期設定のデータをセットアップしてください', '同期 設定 の データ を セットアップ し て くだ さい 期設'],
     ['データ', 'データ'],
     ['セットアップ', 'セットアップ'],
-    ['ﾃﾞｰﾀをｾｯﾄｱｯﾌﾟ', 'データ セットアップ'],
+    ['ﾃﾞｰﾀをｾｯﾄｱｯﾌﾟ', 'データ を セットアップ'],
     // Chinese: the segmenter's words, then each pair of adjacent characters that is not one of them.
-    ['数据链接和同步设置', '数据 链 接 同步 设置 据链 链接 接和 和同 步设'],
+    ['数据链接和同步设置', '数据 链 接 和 同步 设置 据链 链接 接和 和同 步设'],
     ['链接', '链 接 链接'],
     ['链', '链'],
     ['数据', '数据'],
@@ -74,11 +74,11 @@ describe('scripts written without spaces are segmented', () => {
     ['ภาษาไทยง่ายนิดเดียว', 'ภาษา ไทย ง่าย นิด เดียว'],
     ['ພາສາລາວ', 'ພາສາ ລາວ'],
     // Mixed with Latin: the unspaced run is apart from what touches it.
-    ['Node.jsのセットアップ', 'node.js node js セットアップ'],
+    ['Node.jsのセットアップ', 'node.js node js の セットアップ'],
     ['v1.4.0から', 'v1.4.0 v1 4 0 から'],
-    ['x86-64の環境', 'x86-64 x86 64 環境'],
+    ['x86-64の環境', 'x86-64 x86 64 の 環境'],
     ['2024年', '2024 年'],
-    ['Obsidian Syncのセットアップ', 'obsidian sync セットアップ'],
+    ['Obsidian Syncのセットアップ', 'obsidian sync の セットアップ'],
     // Korean is written with spaces and is not segmented.
     ['한국어 텍스트입니다', '한국어 텍스트입니다'],
   ])('%j → %s', (text, expected) => {
@@ -86,15 +86,15 @@ describe('scripts written without spaces are segmented', () => {
   });
 
   it.each([
-    ['同期設定のデータをセットアップしてください', '同期 設定 データ セットアップ し て くだ さい'],
-    ['数据链接和同步设置', '数据 链 接 同步 设置'],
-    ['Node.jsのセットアップ', 'node js セットアップ'],
+    ['同期設定のデータをセットアップしてください', '同期 設定 の データ を セットアップ し て くだ さい'],
+    ['数据链接和同步设置', '数据 链 接 和 同步 设置'],
+    ['Node.jsのセットアップ', 'node js の セットアップ'],
   ])('phraseTerms(%j) → %s (no pairs, no compounds)', (text, expected) => {
     expect(phraseTerms(text).join(' ')).toBe(expected);
   });
 
   it('keeps the text order across scripts', () => {
-    expect(phraseTerms('Sync 同期 and Publish 公開 v2')).toEqual(['sync', '同期', 'publish', '公開', 'v2']);
+    expect(phraseTerms('Sync 同期 and Publish 公開 v2')).toEqual(['sync', '同期', 'and', 'publish', '公開', 'v2']);
   });
 
   it('finds a Chinese word wherever it is written, however the segmenter cut it there', () => {

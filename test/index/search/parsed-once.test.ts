@@ -29,7 +29,8 @@ describe('a query parsed once', () => {
 describe('phrases looked for in a note, in the index floor', () => {
   // [fields, phrase lookups, held]
   const cases: [Record<string, string>, PhraseLookup[], boolean[]][] = [
-    [{ body: 'the art of war' }, [{ terms: ['art', 'war'], fields: ['body'] }], [true]],
+    [{ body: 'the art of war' }, [{ terms: ['art', 'of', 'war'], fields: ['body'] }], [true]],
+    [{ body: 'the art in war' }, [{ terms: ['art', 'of', 'war'], fields: ['body'] }], [false]],
     [{ body: 'war and art' }, [{ terms: ['art', 'war'], fields: ['body'] }], [false]],
     [{ title: 'art war', body: '' }, [{ terms: ['art', 'war'], fields: ['body'] }, { terms: ['art', 'war'], fields: ['title', 'body'] }], [false, true]],
     [{ tags: 'project/alpha' }, [{ terms: ['project', 'alpha'], fields: ['tags'] }], [true]],
@@ -48,7 +49,7 @@ describe('phrases looked for in a note, in the index floor', () => {
         return { record, body: 'Sun Tzu wrote *the art of war*.' };
       },
     });
-    expect(await check('x', [{ terms: ['art', 'war'], fields: ['title'] }])).toEqual([true]);
+    expect(await check('x', [{ terms: ['art', 'of', 'war'], fields: ['title'] }])).toEqual([true]);
     expect(reads).toBe(0);
     expect(await check('x', [{ terms: ['tzu', 'wrote'], fields: ['body'] }, { terms: ['war', 'sun'], fields: ['body'] }])).toEqual([true, false]);
     expect(reads).toBe(1);
