@@ -19,6 +19,9 @@ const NAMED_SKIPPED = 20;
 /** Hears how many of the notes to look at are done. */
 export type RenameProgress = (done: number, total: number) => void;
 
+/** Asked before a rename that would change `notes` notes; rejects (nothing written) when the person declines. */
+export type RenameConfirm = (from: string, to: string, notes: number) => Promise<void>;
+
 export interface TagRenameOutcome {
   renamed_notes: number;
   tag: string;

@@ -21,7 +21,7 @@ import { askedName } from '../vault/move-target.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
 import { checkProperties, type PropertyUpdates, type PropertyValue } from '../vault/properties.js';
 import { folderInBoundary, isBounded, keepsBoundaryTag, type AccessPolicy } from './policy.js';
-import { allowedTagRename, renameInNotes, type RenameProgress, type TagRenameOutcome } from './tag-renaming.js';
+import { allowedTagRename, renameInNotes, type RenameConfirm, type RenameProgress, type TagRenameOutcome } from './tag-renaming.js';
 
 /**
  * A new note's text with the boundary tag counted in it: as given when it
@@ -156,12 +156,14 @@ export class ViewWrites {
    * record, undone together. Under a tag boundary each note is checked again,
    * under its lock, to keep the boundary tag.
    */
-  renameTag(from: string, to: string, tool: string, progress?: RenameProgress): Promise<TagRenameOutcome> {
+  async renameTag(from: string, to: string, tool: string, progress?: RenameProgress, confirm?: RenameConfirm): Promise<TagRenameOutcome> {
     const { policy } = this.view;
     const rename = allowedTagRename(policy, from, to);
     const journal = this.view.journal(tool);
     const request = { rename, admit: this.admitOwn, ...(policy.tag !== undefined ? { guard: this.keepsTag } : {}) };
     const notes = [...this.view.ownNotes([rename.from])];
+    // The count asked about is of the notes this connection sees and may rename: nothing outside its boundary.
+    if (confirm && notes.length > 0) await confirm(rename.from, rename.to, notes.length);
     return renameInNotes(rename, notes, (record) => this.view.own.renameTag(record.id, request, journal), progress);
   }
 

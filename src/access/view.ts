@@ -16,7 +16,7 @@ import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY
 import { ViewWrites, type NewNote } from './view-writes.js';
 import { DailyNotesView } from './daily-notes-view.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
-import type { RenameProgress, TagRenameOutcome } from './tag-renaming.js';
+import type { RenameConfirm, RenameProgress, TagRenameOutcome } from './tag-renaming.js';
 
 export type { NoteWatcher } from './note-changes.js';
 export type { EmbeddingProgress, NoteConnections, SearchIndexes, VisibleHit, VisibleNote } from './view-types.js';
@@ -395,8 +395,8 @@ export class VaultView {
   }
 
   /** rename_tag over the own notes this connection sees (`ViewWrites#renameTag`). */
-  renameTag(from: string, to: string, tool: string, progress?: RenameProgress): Promise<TagRenameOutcome> {
-    return this.writes.renameTag(from, to, tool, progress);
+  renameTag(from: string, to: string, tool: string, progress?: RenameProgress, confirm?: RenameConfirm): Promise<TagRenameOutcome> {
+    return this.writes.renameTag(from, to, tool, progress, confirm);
   }
 
   /** Write frontmatter keys of an own, visible note (`ViewWrites#setFrontmatter`). */

@@ -26,6 +26,9 @@ export interface ServerOptions {
   logs?: LogFeed;
 }
 
+/** How long a question to the person waits for their answer: they may be away from the screen for a while. */
+const CONFIRM_WAIT_MS = 10 * 60_000;
+
 /** The JSON-RPC envelope around a result: `{"jsonrpc":"2.0","id":…,"result":{"content":[{"type":"text","text":…}],"structuredContent":…}}`. */
 const ENVELOPE_BYTES = 1024;
 
@@ -108,7 +111,7 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      const call = callContext(context, request.params._meta?.progressToken, extra.sendNotification);
+      const call = withConfirm(server, callContext(context, request.params._meta?.progressToken, extra.sendNotification), extra.signal);
       await awaitReadWithProgress(call.view, call.progress);
       return answerOf(tool, await tool.handler(parsed.data, call), limits.maxResponseBytes);
     } catch (error) {
@@ -133,6 +136,21 @@ function newServer(options: ServerOptions, readable: boolean): Server {
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
+}
+
+/**
+ * The call's context with `confirm` when the client can ask the person
+ * (form elicitation): a question with nothing to fill in, which they accept
+ * or decline. A client that cannot answer (an error) counts as declining:
+ * nothing destructive happens on a question nobody saw answered.
+ */
+function withConfirm(server: Server, context: ToolContext, signal: AbortSignal): ToolContext {
+  if (server.getClientCapabilities()?.elicitation?.form === undefined) return context;
+  const confirm = async (question: string): Promise<boolean> => {
+    const answer = await server.elicitInput({ mode: 'form', message: question, requestedSchema: { type: 'object', properties: {} } }, { signal, timeout: CONFIRM_WAIT_MS }).catch(() => undefined);
+    return answer?.action === 'accept';
+  };
+  return { ...context, confirm };
 }
 
 /**

@@ -27,6 +27,13 @@ export interface ToolContext {
    * out where it is unknown, `message` says in words what is being done.
    */
   progress?: (done: number, total?: number, message?: string) => void;
+  /**
+   * Asks the person, through their client, to confirm a change (MCP
+   * elicitation): true when they accept. Set by the server only when the
+   * client declares it can ask; a tool without it goes ahead as the
+   * contract says, the assistant having confirmed with the person itself.
+   */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export interface ToolAnnotations {

@@ -53,6 +53,13 @@ export class NoteBusyError extends DexiError {
 /** The vault is still being read at start-up. */
 export class NotReadyError extends DexiError {}
 
+/** The person, asked through their client, did not confirm a change: nothing was changed. */
+export class DeclinedError extends DexiError {
+  constructor(what: string) {
+    super(`The person declined ${what} when asked; nothing was changed. Do not try again unless they ask for it.`);
+  }
+}
+
 /** Arguments that are well-formed but not acceptable. */
 export class InvalidInputError extends DexiError {}
 

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { cp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createPolicy, type AccessPolicy } from '../../src/access/policy.js';
@@ -25,7 +25,7 @@ export { withTimeout };
 export interface Shared {
   runtime: ServedVault;
   logs: string[];
-  connect(options?: { policy?: AccessPolicy; limits?: Partial<ServerLimits>; tools?: readonly ToolDefinition[] }): Promise<Connection>;
+  connect(options?: { policy?: AccessPolicy; limits?: Partial<ServerLimits>; tools?: readonly ToolDefinition[]; capabilities?: ClientCapabilities }): Promise<Connection>;
   close(): Promise<void>;
 }
 
@@ -62,7 +62,7 @@ export async function openShared(dir: string, options: { settings?: Partial<Vaul
       if (connectOptions.limits) serverOptions.limits = connectOptions.limits;
       const server = createMcpServer(serverOptions);
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-      const client = new Client({ name: 'hardening', version: '1.0.0' });
+      const client = new Client({ name: 'hardening', version: '1.0.0' }, connectOptions.capabilities ? { capabilities: connectOptions.capabilities } : {});
       await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
       const connection: Connection = {
         client,
