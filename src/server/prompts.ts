@@ -8,7 +8,8 @@ import { tagFilterCandidates } from '../format/tags.js';
 import { formatLocal } from '../format/time.js';
 import { viewReadyForRequest } from './errors.js';
 import { awaitReadWithProgress, progressSender } from './progress.js';
-import { completeNoteId, NOTE_TEMPLATE } from './resources.js';
+import { NOTE_TEMPLATE } from './resources.js';
+import { completeNoteName, MAX_COMPLETIONS } from './note-names.js';
 
 /**
  * Guided tasks a client can offer from a menu: each a message that sets the
@@ -94,7 +95,6 @@ function daysLater(date: Date, days: number): Date {
   return later;
 }
 
-const MAX_COMPLETIONS = 100;
 
 export function serveAsPrompts(server: Server, context: ToolContext): void {
   const { view } = context;
@@ -155,7 +155,7 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
     if (ref.type === 'ref/resource') {
       if (ref.uri !== NOTE_TEMPLATE || argument.name !== 'note_id') return { completion: { values: [] } };
       await view.assertReady().catch(() => undefined);
-      return { completion: completeNoteId(view, argument.value) };
+      return { completion: completeNoteName(view, argument.value) };
     }
     const definition = promptOf(ref.name).arguments.find((candidate) => candidate.name === argument.name);
     if (!definition) return { completion: { values: [] } };

@@ -12,13 +12,13 @@ import {
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultView, VisibleNote } from '../access/view.js';
-import { foldName } from '../storage/names.js';
 import { TopK } from '../index/top-k.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import { formatIso } from '../format/time.js';
 import { viewReadyForRequest } from './errors.js';
 import { ResourceChanges } from './resource-changes.js';
+import { noteNamed } from './note-names.js';
 import { awaitReadWithProgress, progressSender } from './progress.js';
 
 /**
@@ -34,7 +34,6 @@ export const RESOURCE_PAGE_SIZE = 100;
 const MARKDOWN = 'text/markdown';
 /** The template's URI, as `completion/complete` names it. */
 export const NOTE_TEMPLATE = `${SCHEME}{note_id}`;
-const MAX_COMPLETIONS = 100;
 
 export function noteUri(id: string): string {
   return `${SCHEME}${encodeURIComponent(id)}`;
@@ -44,7 +43,8 @@ export function noteUri(id: string): string {
 export function noteIdOfUri(uri: string): string | undefined {
   if (!uri.startsWith(SCHEME)) return undefined;
   const rest = uri.slice(SCHEME.length);
-  if (rest === '' || rest.includes('/') || rest.includes('?') || rest.includes('#')) return undefined;
+  // A note may be named by its path (note-names.ts), whose folders a client may leave unencoded.
+  if (rest === '' || rest.includes('?') || rest.includes('#')) return undefined;
   try {
     return decodeURIComponent(rest);
   } catch {
@@ -147,10 +147,13 @@ function serveTemplates(server: Server): void {
 function serveRead(server: Server, view: VaultView): void {
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
-    const id = idOf(uri);
+    const name = idOf(uri);
     await ready(view, request.params, extra.sendNotification);
+    const named = noteNamed(view, name);
+    // -32002 is the specification's "resource not found".
+    if ('refused' in named) throw new McpError(-32002, named.refused, { uri });
     try {
-      const note = await view.read(id);
+      const note = await view.read(named.id);
       const meta: Record<string, unknown> = { title: note.record.title, updated: formatIso(new Date(note.record.updatedMs)) };
       if (note.owner === undefined) meta.path = note.record.path;
       else meta.owner = note.owner;
@@ -166,41 +169,15 @@ function serveRead(server: Server, view: VaultView): void {
 /** `resources/subscribe` and `unsubscribe`: only a note the client may see can be followed. */
 function serveSubscriptions(server: Server, view: VaultView, changes: ResourceChanges): void {
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
-    const id = idOf(request.params.uri);
+    const name = idOf(request.params.uri);
     await ready(view, request.params, extra.sendNotification);
-    if (view.find(id) === undefined) throw new McpError(-32002, 'Note not found', { uri: request.params.uri });
-    changes.follow(id);
+    const named = noteNamed(view, name);
+    if ('refused' in named) throw new McpError(-32002, named.refused, { uri: request.params.uri });
+    changes.follow(named.id);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
     changes.unfollow(idOf(request.params.uri));
     return {};
   });
-}
-
-/**
- * `completion/complete` for the template's note_id: the ids of the visible
- * notes whose title starts with what was typed (folded for case and
- * accents), then those with a word of the title starting so, newest first
- * within each; an id typed so far completes too. The values are ids, as the
- * template takes them. Pure but for the view.
- */
-export function completeNoteId(view: VaultView, typed: string): { values: string[]; total: number; hasMore: boolean } {
-  const prefix = typed.trim();
-  const wanted = foldName(prefix);
-  // Sorted only as far as a page needs: an empty prefix completes to every note of the vault.
-  const starts = new TopK<{ id: string; score: number }>(MAX_COMPLETIONS);
-  const words = new TopK<{ id: string; score: number }>(MAX_COMPLETIONS);
-  let total = 0;
-  for (const { record } of view.allNotes()) {
-    const title = foldName(record.title);
-    let into: TopK<{ id: string; score: number }> | undefined;
-    if (wanted === '' || title.startsWith(wanted) || record.id.startsWith(prefix)) into = starts;
-    else if (title.includes(` ${wanted}`) || title.includes(`-${wanted}`)) into = words;
-    if (!into) continue;
-    total++;
-    if (into.admits(record.updatedMs, record.id)) into.push({ id: record.id, score: record.updatedMs });
-  }
-  const values = [...starts.sorted(), ...words.sorted()].slice(0, MAX_COMPLETIONS).map((item) => item.id);
-  return { values, total, hasMore: total > values.length };
 }

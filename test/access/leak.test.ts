@@ -218,14 +218,18 @@ describe.each(CASES)('boundary: $name', (c) => {
     const unknownRefusal = (await refusal(noteUri(id(999)))).split(id(999)).join('<id>');
     expect(unknownRefusal).toMatch(/Note not found/);
     for (const n of c.outside) expect((await refusal(noteUri(id(n)))).split(id(n)).join('<id>'), `resources/subscribe of ${id(n)}`).toBe(unknownRefusal);
-    // The template's note_id completes to inside notes only, whatever is typed: an outside title or id completes to none of its own.
-    const insideIds = new Set(c.inside.map(id));
+    // The template's note_id completes to the names (titles, unique here) of inside notes only, whatever is typed:
+    // an outside title or id completes to none of its own; each name offered reads its note.
+    const insideTitles = new Set(c.inside.map((n) => TITLES[n] as string));
     const all = await h.client.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value: '' } });
-    expect([...all.completion.values].sort()).toEqual([...insideIds].sort());
+    expect([...all.completion.values].sort()).toEqual([...insideTitles].sort());
+    for (const name of all.completion.values) expect((await h.client.readResource({ uri: noteUri(name) })).contents[0]?._meta?.title).toBe(name);
     for (const value of [...forbiddenStrings(c), ...c.outside.map(id)]) {
       const answer = await h.client.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value } });
-      for (const completed of answer.completion.values) expect(insideIds.has(completed), `note_id "${value}" completed to ${completed}`).toBe(true);
+      for (const completed of answer.completion.values) expect(insideTitles.has(completed), `note_id "${value}" completed to ${completed}`).toBe(true);
     }
+    // An outside note's title or path reads as a note that does not exist.
+    for (const n of c.outside) expect((await failure(noteUri(TITLES[n] as string))).split(TITLES[n] as string).join('<id>'), `resources/read of "${TITLES[n] as string}"`).toBe(baseline);
     for (const n of c.inside) {
       const read = await h.client.readResource({ uri: noteUri(id(n)) });
       const body = JSON.stringify(read);

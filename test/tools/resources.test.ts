@@ -25,7 +25,8 @@ describe('noteUri and noteIdOfUri', () => {
     [noteUri('0b7c6f2e-1f7a-4f4e-9f55-3d1c2b0a9e11'), '0b7c6f2e-1f7a-4f4e-9f55-3d1c2b0a9e11'],
     [noteUri('an id/with ?odd# characters'), 'an id/with ?odd# characters'],
     ['dexi-note://', undefined],
-    ['dexi-note://a/b', undefined],
+    // A path names a note too (note-names.ts); a client may leave its folders unencoded.
+    ['dexi-note://a/b', 'a/b'],
     ['dexi-note://%E0%A4%A', undefined],
     ['file:///etc/passwd', undefined],
     ['https://example.com/note', undefined],
@@ -200,7 +201,7 @@ describe('completing the template\'s note_id from titles', () => {
   const complete = (h: Harness, value: string) =>
     h.client.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value } });
 
-  it('offers the ids of the notes whose title starts so, then those with a word that does, newest first', async () => {
+  it('offers the titles of the notes whose title starts so, then those with a word that does, then those holding it, newest first; paths where titles repeat', async () => {
     const note = (id: string, title: string, updated: string) => `---\nid: ${id}\ntitle: ${title}\nupdated: ${updated}\n---\nbody\n`;
     const h = await open({
       'a.md': note('id-garden-old', 'Garden plan', '2026-11-01T00:00:00+00:00'),
@@ -208,16 +209,30 @@ describe('completing the template\'s note_id from titles', () => {
       'c.md': note('id-my-garden', 'My garden', '2026-11-25T00:00:00+00:00'),
       'd.md': note('id-kitchen', 'Kitchen', '2026-11-26T00:00:00+00:00'),
       'Private/e.md': note('id-secret-garden', 'Garden secrets', '2026-11-27T00:00:00+00:00'),
+      'Work/plan.md': note('id-work-plan', 'Plan', '2026-11-10T00:00:00+00:00'),
+      'Home/plan.md': note('id-home-plan', 'Plan', '2026-11-11T00:00:00+00:00'),
+      'ja.md': note('id-sync', '同期の設定', '2026-11-12T00:00:00+00:00'),
     });
-    expect((await complete(h, 'gar')).completion).toEqual({ values: ['id-secret-garden', 'id-garden-new', 'id-garden-old', 'id-my-garden'], total: 4, hasMore: false });
+    expect((await complete(h, 'gar')).completion).toEqual({ values: ['Garden secrets', 'GARDEN log', 'Garden plan', 'My garden'], total: 4, hasMore: false });
     expect((await complete(h, 'id-kit')).completion.values).toEqual(['id-kitchen']);
+    expect((await complete(h, 'plan')).completion.values).toEqual(['Home/plan', 'Work/plan', 'Garden plan']);
+    expect((await complete(h, '同期')).completion.values).toEqual(['同期の設定']);
     expect((await complete(h, 'zzz')).completion).toEqual({ values: [], total: 0, hasMore: false });
-    expect((await complete(h, '')).completion.total).toBe(5);
-    // A connection limited to a folder completes from its own notes alone.
-    const bounded = await connectClient(h.runtime, { folder: 'Private' });
+    expect((await complete(h, '')).completion.total).toBe(8);
+    // Each name a completion offers reads its note.
+    for (const [name, file] of [['Garden secrets', 'Private/e.md'], ['Home/plan', 'Home/plan.md'], ['同期の設定', 'ja.md'], ['garden LOG', 'b.md'], ['id-kitchen', 'd.md']] as const) {
+      const read = await h.client.readResource({ uri: `dexi-note://${encodeURIComponent(name)}` });
+      expect(read.contents[0]?._meta?.path, name).toBe(file);
+    }
+    await expect(h.client.readResource({ uri: 'dexi-note://Plan' })).rejects.toThrow('2 notes are titled "Plan"; name one by its path, such as "Home/plan" or "Work/plan".');
+    // A connection limited to a folder completes from its own notes alone, and a title repeated outside it is its own.
+    const bounded = await connectClient(h.runtime, { folder: 'Work' });
     try {
-      const answer = await bounded.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value: 'gar' } });
-      expect(answer.completion).toEqual({ values: ['id-secret-garden'], total: 1, hasMore: false });
+      const answer = await bounded.complete({ ref: { type: 'ref/resource', uri: NOTE_TEMPLATE }, argument: { name: 'note_id', value: 'pl' } });
+      expect(answer.completion).toEqual({ values: ['Plan'], total: 1, hasMore: false });
+      expect((await bounded.readResource({ uri: 'dexi-note://Plan' })).contents[0]?._meta?.path).toBe('Work/plan.md');
+      await expect(bounded.readResource({ uri: 'dexi-note://Garden%20secrets' })).rejects.toThrow('Note not found');
+      await expect(bounded.readResource({ uri: 'dexi-note://Home/plan' })).rejects.toThrow('Note not found');
     } finally {
       await bounded.close();
     }
