@@ -15,9 +15,10 @@ import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.j
  * column (record-columns.ts). 8: a record keeps its body's tasks
  * (src/format/tasks.ts; in the extras of record-columns.ts). 9: and the
  * note's frontmatter properties (`properties`, for list_notes `where` and
- * list_properties).
+ * list_properties). 10: a record's properties and tasks by column, not in
+ * the JSON extras (record-extras.ts).
  */
-export const CACHE_VERSION = 9;
+export const CACHE_VERSION = 10;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';
