@@ -6,9 +6,12 @@ import { bytesOf, copied, DamagedRecords, decodeStringColumn, parseJsonBlob, Str
 /*
  * The records' frontmatter properties and tasks in the index cache, by
  * column (record-columns.ts places these blobs after the other columns).
- * They were JSON in the extras, 28 MB of it at 100,000 generated notes
+ * They were JSON in the extras, 5.6 MB of it at 20,000 generated notes
  * (every note keeps its `created` and `updated` as properties, 60 % a
- * status, and 1.8 tasks a note), parsed in one go by every warm start.
+ * status, and 1.8 tasks a note), parsed in one go by every warm start and
+ * then assigned to the records; as columns, the records' section decodes
+ * in some 17 % less CPU time (BENCHMARKS.md, issue 31's cold and warm
+ * starts).
  *
  *   properties  names     JSON: the property names
  *               counts    Uint32 a record: 0 none, else 1 + its keys
