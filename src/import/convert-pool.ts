@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ConvertMessage, ConvertRequest, ConvertResult } from './convert-worker.js';
-import { FeedError, type ParsedFeed } from './feed.js';
+import type { ParsedFeed } from './feed.js';
+import { FeedError } from './feed-bytes.js';
 import type { ReadablePage } from './page.js';
 import { DexiError } from '../vault/errors.js';
 

@@ -6,7 +6,7 @@ import type { Address, Attachment, Email } from 'postal-mime';
 import { DECODER_LOSES_WINDOWS_1252, windows1252C1 } from './charset.js';
 import { convertHtml, ConversionError } from './convert-pool.js';
 import { BODY_LIMIT_BYTES } from './cut-body.js';
-import { tidyMarkdown } from './html-markdown.js';
+import { tidyMarkdown } from './tidy-markdown.js';
 import { readError, walkMailFolder, type MailFile } from './mail-files.js';
 import { escapePlainText } from './plain-text.js';
 import { DexiError } from '../vault/errors.js';

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { DetectError, MalformedError, parseFeed, type AnyFeed, type AtomFeed, type JsonFeed, type RdfFeed, type RssFeed } from 'feedsmith';
 import { parseHTML } from 'linkedom';
-import { decodeBytes } from './charset.js';
 import { enclosuresMarkdown, type Enclosure } from './enclosures.js';
-import { htmlToMarkdown, tidyMarkdown } from './html-markdown.js';
+import { FeedError } from './feed-bytes.js';
+import { htmlToMarkdown } from './html-markdown.js';
 import { capNesting } from './html-nesting.js';
-import { DexiError } from '../vault/errors.js';
+import { tidyMarkdown } from './tidy-markdown.js';
+
+// Where they were: the feeds' tests and the error endings import them from here.
+export { decodeFeedBytes, FeedError } from './feed-bytes.js';
 
 /** One article of a feed, ready to become a note. */
 export interface FeedArticle {
@@ -34,28 +37,7 @@ export interface ParsedFeed {
   articles: FeedArticle[];
 }
 
-/** Why a document is not a feed, as one plain sentence to show a person. */
-export class FeedError extends DexiError {
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'FeedError';
-  }
-}
-
 const HTML_PAGE = 'The address does not serve a feed: it returned an HTML page, not RSS, Atom or JSON Feed.';
-
-// ---------------------------------------------------------------------------
-// Bytes to text
-
-/** The `encoding` of an XML declaration at the very start of a document. */
-function xmlDeclaredEncoding(head: string): string | undefined {
-  return /^\s*<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
-}
-
-/** A fetched feed's bytes as text: by its BOM, the Content-Type charset, the XML declaration's encoding, else UTF-8. */
-export function decodeFeedBytes(bytes: Buffer, contentType?: string): string {
-  return decodeBytes(bytes, contentType, xmlDeclaredEncoding);
-}
 
 // ---------------------------------------------------------------------------
 // Text helpers

@@ -1,6 +1,7 @@
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
 import { capNesting } from './html-nesting.js';
+import { tidyMarkdown } from './tidy-markdown.js';
 
 /**
  * Elements whose content is never text a person wrote: scripts, styles,
@@ -94,11 +95,3 @@ export function htmlToMarkdown(html: string, base?: string): string {
   return tidyMarkdown(markdown);
 }
 
-/** Trailing spaces off every line, at most one blank line in a row, no blank lines at either end. */
-export function tidyMarkdown(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}

@@ -3,7 +3,7 @@ import { bookmarkTags, BookmarksError, parseBookmarks, type Bookmark } from './b
 import { convertPage, ConversionError } from './convert-pool.js';
 import { fetchLimited, FetchError } from './fetch.js';
 import type { ImportRun } from './import-run.js';
-import { decodePageBytes } from './page.js';
+import { decodePageBytes } from './page-bytes.js';
 import { escapePlainText } from './plain-text.js';
 import type { ImportReport } from './report.js';
 

@@ -1,8 +1,10 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { decodeBytes } from './charset.js';
 import { htmlToMarkdown } from './html-markdown.js';
 import { capNesting } from './html-nesting.js';
+
+// Where it was: the page tests import it from here.
+export { decodePageBytes } from './page-bytes.js';
 
 /** A web page's readable part, as Markdown. */
 export interface ReadablePage {
@@ -170,28 +172,4 @@ function baseOf(href: string | undefined, url: string): string {
   } catch {
     return url;
   }
-}
-
-/**
- * The charset a page declares in its first 2 KB: `<meta charset>`, or
- * `<meta http-equiv="Content-Type" content="…; charset=…">`. Comments are
- * skipped, so that a commented-out declaration does not count.
- */
-function metaCharset(head: string): string | undefined {
-  const markup = head.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
-  for (const [tag] of markup.matchAll(/<meta\b[^>]*>/gi)) {
-    const attributes = tag.replace(/\bcontent\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '');
-    const bare = /\scharset\s*=\s*["']?\s*([^"'\s;/>]+)/i.exec(attributes);
-    if (bare) return bare[1];
-    if (!/\bhttp-equiv\s*=\s*["']?\s*content-type/i.test(attributes)) continue;
-    const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
-    const charset = /charset\s*=\s*["']?\s*([^"'\s;]+)/i.exec(content?.[1] ?? content?.[2] ?? content?.[3] ?? '');
-    if (charset) return charset[1];
-  }
-  return undefined;
-}
-
-/** A fetched page's bytes as text: by its BOM, the Content-Type charset, a `<meta>` charset in its first 2 KB, else UTF-8. */
-export function decodePageBytes(bytes: Buffer, contentType?: string): string {
-  return decodeBytes(bytes, contentType, metaCharset);
 }

@@ -17,9 +17,10 @@ import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.j
  * note's frontmatter properties (`properties`, for list_notes `where` and
  * list_properties). 10: stop words are indexed (a query leaves them out
  * instead: stop-words.ts), and Hangul touching Latin letters or digits is a
- * word apart (issue 33; korean.ts).
+ * word apart (issue 33; korean.ts). 11: a record's properties and tasks by
+ * column, not in the JSON extras (record-extras.ts).
  */
-export const CACHE_VERSION = 10;
+export const CACHE_VERSION = 11;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';

@@ -1,4 +1,8 @@
 import { SOURCES, type NoteRecord } from '../vault/note.js';
+import { decodeRecordExtras, RecordExtrasWriter } from './record-extras.js';
+import { bytesOf, CHUNK, copied, DamagedRecords, decodeStringColumn, parseJsonBlob } from './string-column.js';
+
+export { DamagedRecords };
 
 /*
  * The note records in the index cache, stored by column rather than as a
@@ -15,6 +19,7 @@ import { SOURCES, type NoteRecord } from '../vault/note.js';
  *                       a note's links as one text, joined by newlines (no
  *                       link path holds one)
  *              extras   JSON [[record index, {key: value}]] for the keys few records have
+ *              then the properties and tasks, by column (record-extras.ts)
  *   header     JSON: count, tag names, and each blob's byte length in order
  *   u32        header bytes (little-endian)
  *
@@ -27,24 +32,13 @@ import { SOURCES, type NoteRecord } from '../vault/note.js';
 
 const NUMBER_COLUMNS = ['createdMs', 'updatedMs', 'statedCreatedMs', 'statedUpdatedMs', 'size', 'mtimeMs', 'ctimeMs', 'ino', 'birthtimeMs'] as const;
 const STRING_COLUMNS = ['id', 'path', 'title', 'hash', 'snippet', 'folder', 'links'] as const;
-const COLUMN_KEYS = new Set<string>([...NUMBER_COLUMNS, ...STRING_COLUMNS, 'source', 'tags', 'shared', 'broken']);
+const COLUMN_KEYS = new Set<string>([...NUMBER_COLUMNS, ...STRING_COLUMNS, 'source', 'tags', 'shared', 'broken', 'properties', 'tasks']);
 
 const SHARED = 1;
 const BROKEN = 2;
 const AT_ROOT = 4;
 /** The source is the SOURCES entry at these bits' value. */
 const SOURCE_SHIFT = 3;
-
-/**
- * Records whose text is decoded as one string. A column decoded whole is
- * two bytes a character throughout if any one of its texts has a character
- * past U+00FF; a chunk confines that to its own records, while one decode
- * per text took 160–290 ms for six columns at 100,000 notes, against
- * 145–180 ms to decode eight columns whole and split them.
- */
-const CHUNK = 1024;
-
-export class DamagedRecords extends Error {}
 
 interface Header {
   count: number;
@@ -68,6 +62,15 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
   const tagIndexOf = new Map<string, number>();
   const tagIndexes: number[] = [];
   const extras: [number, Record<string, unknown>][] = [];
+  const tagIndex = (tag: string): number => {
+    let index = tagIndexOf.get(tag);
+    if (index === undefined) {
+      index = tagIndexOf.size;
+      tagIndexOf.set(tag, index);
+    }
+    return index;
+  };
+  const typed = new RecordExtrasWriter(tagIndex);
   for (let i = 0; i < count; i++) {
     if (i > 0 && i % RECORDS_PER_STEP === 0) yield PAUSE;
     const record = records[i] as NoteRecord;
@@ -78,14 +81,8 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
     if (source < 0) throw new Error(`A record with an unknown source: ${record.source}`);
     flags[i] = (record.shared ? SHARED : 0) | (record.broken ? BROKEN : 0) | (record.folder === null ? AT_ROOT : 0) | (source << SOURCE_SHIFT);
     tagCounts[i] = record.tags.length;
-    for (const tag of record.tags) {
-      let index = tagIndexOf.get(tag);
-      if (index === undefined) {
-        index = tagIndexOf.size;
-        tagIndexOf.set(tag, index);
-      }
-      tagIndexes.push(index);
-    }
+    for (const tag of record.tags) tagIndexes.push(tagIndex(tag));
+    typed.add(record);
     let extra: Record<string, unknown> | undefined;
     for (const [key, value] of Object.entries(record)) {
       if (COLUMN_KEYS.has(key) || value === undefined) continue;
@@ -126,6 +123,7 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
     yield blob(bytesOf(chunkBytes));
   }
   yield blob(Buffer.from(JSON.stringify(extras), 'utf8'));
+  for (const bytes of typed.blobs()) yield blob(bytes);
   const header: Header = { count, tagNames: [...tagIndexOf.keys()], blobs };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const suffix = Buffer.alloc(4);
@@ -136,9 +134,6 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
 
 const PAUSE = new Uint8Array(0);
 
-function bytesOf(array: Float64Array | Uint32Array): Uint8Array {
-  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-}
 
 /** The records of a section `encodeRecords` wrote; throws DamagedRecords on anything inconsistent. */
 export function decodeRecords(section: Buffer): NoteRecord[] {
@@ -165,8 +160,7 @@ export function decodeRecords(section: Buffer): NoteRecord[] {
     const text = next();
     return decodeStringColumn(count, next(count * 4), next(Math.ceil(count / CHUNK) * 4), text);
   });
-  const extras = JSON.parse(next().toString('utf8')) as unknown;
-  if (offset !== end || !Array.isArray(extras)) throw new DamagedRecords('extras');
+  const extras = parseExtras(next());
   const [ids, paths, titles, hashes, snippets, folders, links] = strings as [string[], string[], string[], string[], string[], string[], string[]];
 
   const records = new Array<NoteRecord>(count);
@@ -213,13 +207,20 @@ export function decodeRecords(section: Buffer): NoteRecord[] {
     records[i] = record;
   }
   if (tagAt !== tagIndexes.length) throw new DamagedRecords('tag count');
+  decodeRecordExtras(records, tagNames, next);
+  if (offset !== end || !blobs.next().done) throw new DamagedRecords('blob count');
+  applyExtras(records, extras);
+  return records;
+}
+
+/** The keys few records have, as parseExtras read them, onto their records. */
+function applyExtras(records: NoteRecord[], extras: unknown[]): void {
   for (const entry of extras) {
     if (!Array.isArray(entry) || typeof entry[1] !== 'object' || entry[1] === null) throw new DamagedRecords('extra');
     const record = records[entry[0] as number];
     if (!record) throw new DamagedRecords('extra index');
     Object.assign(record, entry[1]);
   }
-  return records;
 }
 
 function parseHeader(text: string): Header {
@@ -241,32 +242,8 @@ function parseHeader(text: string): Header {
   return header as Header;
 }
 
-/** The blob's bytes in a typed array of their own, aligned whatever the blob's offset. */
-function copied<T extends Float64Array | Uint32Array>(Kind: { new (length: number): T; BYTES_PER_ELEMENT: number }, blob: Buffer): T {
-  if (blob.length % Kind.BYTES_PER_ELEMENT !== 0) throw new DamagedRecords('blob length');
-  const array = new Kind(blob.length / Kind.BYTES_PER_ELEMENT);
-  new Uint8Array(array.buffer).set(blob);
-  return array;
-}
-
-function decodeStringColumn(count: number, lengthBlob: Buffer, chunkBlob: Buffer, text: Buffer): string[] {
-  const lengths = copied(Uint32Array, lengthBlob);
-  const chunkBytes = copied(Uint32Array, chunkBlob);
-  const values = new Array<string>(count);
-  let byteOffset = 0;
-  for (let start = 0; start < count; start += CHUNK) {
-    const bytes = chunkBytes[start / CHUNK] as number;
-    if (byteOffset + bytes > text.length) throw new DamagedRecords('text cut short');
-    const chunk = text.toString('utf8', byteOffset, byteOffset + bytes);
-    byteOffset += bytes;
-    let at = 0;
-    for (let i = start; i < Math.min(count, start + CHUNK); i++) {
-      const end = at + (lengths[i] as number);
-      values[i] = chunk.slice(at, end);
-      at = end;
-    }
-    if (at !== chunk.length) throw new DamagedRecords('text lengths');
-  }
-  if (byteOffset !== text.length) throw new DamagedRecords('text length');
-  return values;
+function parseExtras(blob: Buffer): unknown[] {
+  const extras = parseJsonBlob(blob, 'extras');
+  if (!Array.isArray(extras)) throw new DamagedRecords('extras');
+  return extras;
 }

@@ -4,8 +4,8 @@ import { challengerKeepsId } from '../format/identity.js';
 import type { NoteFile } from './note-file-read.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
-import { folderOf, parseNoteFile, type FileFacts, type ParsedNote } from './parse.js';
-import type { ParsePool } from './workers/parse-pool.js';
+import { folderOf, parseNoteFile, type FileFacts } from './parse.js';
+import type { NoteParse, ParsePool } from './workers/parse-pool.js';
 
 export interface IngestEvents {
   /** A note was added or changed; `plain` is its search text when it is already made. */
@@ -79,7 +79,7 @@ export class Ingest {
 
     const facts: FileFacts = { path: vaultPath, content: file.content, ...fileStats };
     let plain: string | undefined;
-    let parsed: ParsedNote;
+    let parsed: NoteParse;
     if (this.parsePool) ({ parsed, plain } = await this.parsePool.parse(facts));
     else {
       parsed = parseNoteFile(facts);
@@ -115,7 +115,7 @@ export class Ingest {
    */
   private async decideId(
     vaultPath: string,
-    parsed: ParsedNote,
+    parsed: NoteParse,
     hash: string,
     known: NoteRecord | undefined,
     cached: NoteRecord | undefined,

@@ -24,6 +24,8 @@ export interface ParsedNote {
   id: string | undefined;
   data: FrontmatterData;
   body: string;
+  /** Where the body starts in the file's text: `body` is `content.slice(bodyStart)`, so a parsing worker need not send it back. */
+  bodyStart: number;
   /** The body's search text (toSearchText), what the full-text index takes: read with the tags and snippet, in the same pass. */
   searchText: string;
 }
@@ -140,5 +142,5 @@ export function parseNoteFile(facts: FileFacts): ParsedNote {
   if (review !== undefined) record.review = review;
   const properties = recordProperties(data);
   if (properties !== undefined) record.properties = properties;
-  return { record, id, data, body, searchText: markdown.searchText };
+  return { record, id, data, body, bodyStart: parsed.ok ? split.bodyStart : 0, searchText: markdown.searchText };
 }

@@ -2,8 +2,11 @@ import { Worker } from 'node:worker_threads';
 import { parseNoteFile, type FileFacts, type ParsedNote } from '../parse.js';
 import type { ParseRequest, ParseResponse } from './parse-worker.js';
 
+/** A parse as the first read uses it: everything but the frontmatter's data. */
+export type NoteParse = Omit<ParsedNote, 'data'>;
+
 export interface ParsedWithText {
-  parsed: ParsedNote;
+  parsed: NoteParse;
   /** The body's search text, what the full-text index takes (`parsed.searchText`). */
   plain: string;
 }
@@ -56,7 +59,10 @@ export class ParsePool {
     this.pending.delete(response.job);
     // A note the worker could not parse is parsed here, where an error reaches the caller as usual.
     if ('error' in response) settleHere(waiting);
-    else waiting.resolve({ parsed: response.parsed, plain: response.parsed.searchText });
+    else {
+      const { parsed } = response;
+      waiting.resolve({ parsed: { ...parsed, body: waiting.facts.content.slice(parsed.bodyStart) }, plain: parsed.searchText });
+    }
   }
 
   /** The worker failed: what it held, and everything after, is parsed on this thread. Not called after `close`. */
