@@ -16,7 +16,7 @@
  * question's top results, to label.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -250,6 +250,7 @@ async function similarity(values: { vault?: string; labels?: string; questions?:
   if (values.vault && values.labels) results.labeledVault = { vault: path.basename(values.vault), openingsOnly: !complete, ...(await labeledVaultPrecision(values.vault, values.labels, complete)) };
   results.loadAverageAfter = loadavg()[0]?.toFixed(2);
   console.log(JSON.stringify(results, null, 1));
+  await mkdir(BENCH_DIR, { recursive: true });
   await writeFile(path.join(BENCH_DIR, 'similarity-results.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
