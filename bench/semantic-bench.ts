@@ -7,9 +7,16 @@
  * (computed, beside the RSS growth of loading them), and HNSW recall@10
  * against an exact scan.
  * Figures go to stdout and to .bench/semantic-results.json.
+ *
+ * `--similarity` measures instead what a similarity of 0.6 means
+ * (similarity-precision.ts): on the generated labeled set, and with
+ * `--vault DIR --labels FILE` beside it on a real vault labeled by hand
+ * (`--openings` when only the notes' openings are embedded yet);
+ * `--vault DIR --questions FILE` (a JSON list of questions) prints each
+ * question's top results, to label.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +27,7 @@ import { splitFrontmatter } from '../src/format/frontmatter.js';
 import { generateQueries, generateVault } from './generate.js';
 import { startStdioServer } from '../test/support/stdio-server.js';
 import { BENCH_DIR, CLI, ROOT } from './paths.js';
+import { generatedSetPrecision, labeledVaultPrecision, questionResults } from './similarity-precision.js';
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -110,8 +118,14 @@ async function main(): Promise<void> {
       'throughput-only': { type: 'boolean' },
       // Re-measure the round trips, memory and recall on the vectors of an earlier run, without embedding again.
       'serve-only': { type: 'boolean' },
+      similarity: { type: 'boolean' },
+      vault: { type: 'string' },
+      labels: { type: 'string' },
+      questions: { type: 'string' },
+      openings: { type: 'boolean' },
     },
   });
+  if (values.similarity) return similarity(values);
   const size = Number(values.notes ?? 10_000);
   const sample = Number(values.sample ?? 120);
   const dir = path.join(BENCH_DIR, `vault-${size}-s42`);
@@ -222,6 +236,22 @@ async function main(): Promise<void> {
   exact.dispose();
 
   await writeFile(path.join(BENCH_DIR, 'semantic-results.json'), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/** `--similarity`: precision at 0.6 on the generated set and, when given, on a real vault (see the module's comment). */
+async function similarity(values: { vault?: string; labels?: string; questions?: string; openings?: boolean }): Promise<void> {
+  const complete = values.openings !== true;
+  if (values.vault && values.questions) {
+    const queries = JSON.parse(await readFile(values.questions, 'utf8')) as string[];
+    console.log(JSON.stringify(await questionResults(values.vault, queries, complete), null, 1));
+    return;
+  }
+  const results: Record<string, unknown> = { loadAverageBefore: loadavg()[0]?.toFixed(2), generatedSet: await generatedSetPrecision() };
+  if (values.vault && values.labels) results.labeledVault = { vault: path.basename(values.vault), openingsOnly: !complete, ...(await labeledVaultPrecision(values.vault, values.labels, complete)) };
+  results.loadAverageAfter = loadavg()[0]?.toFixed(2);
+  console.log(JSON.stringify(results, null, 1));
+  await mkdir(BENCH_DIR, { recursive: true });
+  await writeFile(path.join(BENCH_DIR, 'similarity-results.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -34,6 +34,8 @@ export interface SearchIndexes {
 export interface VisibleHit {
   note: VisibleNote;
   score: number;
+  /** Semantic search: the calibrated similarity shown, 0–1 (meaning-calibration.ts). */
+  similarity?: number;
   /** Full-text search: the note's words that matched. */
   terms?: string[];
 }

@@ -14,6 +14,8 @@ import { watchNotes, type NoteWatcher } from './note-changes.js';
 import { awaitFirstRead, type ReadProgress } from './readiness.js';
 import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 import { ViewWrites, type NewNote } from './view-writes.js';
+import { bySimilarity, embeddingProgressOf, nearestCosines, similarityMap, type CalibrationScope } from './meaning-calibration.js';
+import { NEAREST_RANK } from '../index/vectors/vault-calibration.js';
 import { DailyNotesView } from './daily-notes-view.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
 import type { RenameConfirm, RenameProgress, TagRenameOutcome } from './tag-renaming.js';
@@ -117,11 +119,6 @@ export class VaultView {
     return semantic;
   }
 
-  /** The model's id, for its similarity calibration. */
-  get embedderId(): string | undefined {
-    return this.indexes.semantic?.embedderId;
-  }
-
   /**
    * Progress while notes this connection sees are still being embedded (or
    * not yet checked against their cached vectors, right after a start);
@@ -131,29 +128,31 @@ export class VaultView {
    */
   embeddingProgress(): EmbeddingProgress | undefined {
     const semantic = this.indexes.semantic;
-    if (!semantic || semantic.ready) return undefined;
-    let embedded = 0;
-    let searchable = 0;
-    let total = 0;
-    for (const { record } of this.allNotes()) {
-      if (semantic.hasFailed(record.id)) continue;
-      total++;
-      if (semantic.isComplete(record.id)) embedded++;
-      if (semantic.isEmbedded(record.id)) searchable++;
-    }
-    return embedded === total ? undefined : { embedded, searchable, total };
+    return !semantic || semantic.ready ? undefined : embeddingProgressOf(semantic, this.allNotes());
   }
 
   /**
-   * Notes closest in meaning to `query`, among those this connection sees.
-   * A note that holds every word of a query of three words or more comes
-   * first (`wordForWordMatch`).
+   * Notes closest in meaning to `query`, among those this connection sees,
+   * by the similarity they show (meaning-calibration.ts). A note that holds
+   * every word of a query of three words or more (`wordForWordMatch`) is
+   * always in, its similarity raised to ANCHOR_SIMILARITY.
    */
   async searchMeaning(query: string, size: number): Promise<VisibleHit[]> {
     const semantic = this.semanticIndex();
     const anchor = await this.wordForWordMatch(queryWords(parseQuery(query)));
-    const hits = await semantic.search(query, size, (id) => this.find(id) !== undefined, anchor);
-    return this.visibleHits(hits);
+    const [vector] = await semantic.embedQueries([query]);
+    if (!vector) return [];
+    const hits = await semantic.searchVector(vector, Math.max(size, NEAREST_RANK), (id) => this.find(id) !== undefined, anchor);
+    const similarity = await similarityMap(this.calibrationScope(semantic), 'query', (id) => semantic.scoreNote(vector, id), nearestCosines(hits));
+    return bySimilarity(this.visibleHits(hits), similarity, anchor).slice(0, size);
+  }
+
+  /** What the similarity calibration sees of this connection: its notes alone, keyed by its boundary. */
+  private calibrationScope(semantic: SemanticIndexer): CalibrationScope {
+    const visible = (id: string): boolean => this.find(id) !== undefined;
+    const titleOf = (id: string): string => this.find(id)?.record.title ?? '';
+    const visibleIds = (): Iterable<string> => Array.from(this.allNotes(), ({ record }) => record.id);
+    return { semantic, key: `${boundaryKey(this.policy, this.own)}${sharedNotesVisible(this.policy) ? '+shared' : ''}`, visible, visibleIds, titleOf };
   }
 
   /**
@@ -172,7 +171,7 @@ export class VaultView {
     return best && best.coverage === coverage ? best.id : undefined;
   }
 
-  /** Notes closest in meaning to a visible note, never the note itself. */
+  /** Notes closest in meaning to a visible note, never the note itself, by the similarity they show. */
   async similarTo(id: string, size: number): Promise<VisibleHit[]> {
     if (!this.find(id)) throw new NoteNotFoundError();
     const semantic = this.semanticIndex();
@@ -184,8 +183,9 @@ export class VaultView {
       const done = progress ? ` (${progress.searchable.toLocaleString('en')} of ${progress.total.toLocaleString('en')} notes done)` : '';
       throw new DexiError(`That note has not been embedded yet${done}; try again in a minute, or use semantic_search with its title.`);
     }
-    const hits = await semantic.similar(id, size, (other) => other !== id && this.find(other) !== undefined);
-    return this.visibleHits(hits);
+    const hits = await semantic.similar(id, Math.max(size, NEAREST_RANK), (other) => other !== id && this.find(other) !== undefined);
+    const similarity = await similarityMap(this.calibrationScope(semantic), 'note', (other) => semantic.noteCosine(id, other), nearestCosines(hits), id);
+    return bySimilarity(this.visibleHits(hits), similarity).slice(0, size);
   }
 
   private visibleHits(hits: readonly { id: string; score: number }[]): VisibleHit[] {

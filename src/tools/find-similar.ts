@@ -9,7 +9,7 @@ export const findSimilarTool = defineTool({
   title: 'Find similar notes',
   description:
     'The notes closest in meaning to a given note: related reading, likely duplicates, connected ideas. Never returns the note itself. ' +
-    `${SIMILARITY_GUIDE} Returns {items} ranked by similarity, plus indexing while notes are still being embedded. ` +
+    `${SIMILARITY_GUIDE} Returns {items} in order of similarity, highest first, plus indexing while notes are still being embedded. ` +
     'Errors: "Note not found" for an unknown id or one this connection may not see; a plain message when that note has not been embedded yet.',
   ...SEMANTIC_TOOL,
   input: z.object({
@@ -18,6 +18,6 @@ export const findSimilarTool = defineTool({
   }),
   async handler(args, { view }) {
     await view.assertReady();
-    return semanticAnswer(view, await view.similarTo(args.note_id, args.size), 'note');
+    return semanticAnswer(view, await view.similarTo(args.note_id, args.size));
   },
 });

@@ -5,7 +5,6 @@
  * model.
  */
 import { z } from 'zod';
-import { similarityFor, type SimilarityKind } from '../index/vectors/calibration.js';
 import type { VaultView, VisibleHit } from '../access/view.js';
 import { toItem } from './note-items.js';
 import { intParam, noteItem } from './schemas.js';
@@ -36,21 +35,17 @@ function progressNote(view: VaultView): z.infer<typeof indexing> {
   return { embedded, searchable, total, message: `Still embedding notes: ${done}; try again later for complete results.` };
 }
 
-/**
- * Ranked hits as note items with calibrated similarity, plus progress while
- * embedding. `kind` picks the map: a note's cosines to other notes run much
- * higher than a query's, so find_similar has a calibration of its own.
- */
-export function semanticAnswer(view: VaultView, hits: readonly VisibleHit[], kind: SimilarityKind): z.infer<typeof semanticResult> {
-  const similarity = similarityFor(view.embedderId, kind);
-  const items = hits.map((hit) => toItem(hit.note, similarity(hit.score)));
+/** Hits as note items with the similarity the view computed for them (already in its order), plus progress while embedding. */
+export function semanticAnswer(view: VaultView, hits: readonly VisibleHit[]): z.infer<typeof semanticResult> {
+  const items = hits.map((hit) => toItem(hit.note, hit.similarity ?? 0));
   const progress = progressNote(view);
   return progress ? { items, indexing: progress } : { items };
 }
 
 /** How to read similarity, for both tools' descriptions. */
 export const SIMILARITY_GUIDE =
-  'Each result carries similarity (0–1): 0.6 or above is usually relevant, below 0.6 usually only loosely related (0.45 means probably unrelated).';
+  'Each result carries similarity (0–1), calibrated on the notes this connection sees: 0.6 or above means related most of the time, ' +
+  'and most unrelated notes score below 0.6 (about 0.3 is as close as a random note of this vault).';
 
 export const sizeParam = intParam('size', 1, 50, 10, 'How many results, 1 to 50.');
 

@@ -1,5 +1,6 @@
 /** semantic_search: notes found by meaning, through sentence embeddings. */
 import { z } from 'zod';
+import { ANCHOR_SIMILARITY } from '../access/meaning-calibration.js';
 import { SEMANTIC_TOOL, semanticAnswer, SIMILARITY_GUIDE, sizeParam } from './semantic-answer.js';
 import { text } from './schemas.js';
 import { defineTool } from './tool.js';
@@ -10,7 +11,7 @@ export const semanticSearchTool = defineTool({
   description:
     'Find notes by meaning using sentence embeddings: it surfaces notes about a concept even when they share no word with the query ' +
     '(e.g. "notes about my garden" finds a note on watering tomatoes). Use it for topics, ideas and vague recollections; use search_notes for exact words or names. ' +
-    `${SIMILARITY_GUIDE} Returns {items} ranked by similarity (no total or pages: it is a ranked window), except that a note holding every word of a query of three words or more (a sentence copied from it, a name with its context) comes first; plus indexing while notes are still being embedded. ` +
+    `${SIMILARITY_GUIDE} Returns {items} in order of similarity, highest first (no total or pages: it is a ranked window); a note holding every word of a query of three words or more (a sentence copied from it, a name with its context) is always among them, with a similarity of at least ${ANCHOR_SIMILARITY}; plus indexing while notes are still being embedded. ` +
     'Errors: a plain message for a query outside 1–500 characters, or when semantic search is unavailable.',
   ...SEMANTIC_TOOL,
   input: z.object({
@@ -19,6 +20,6 @@ export const semanticSearchTool = defineTool({
   }),
   async handler(args, { view }) {
     await view.assertReady();
-    return semanticAnswer(view, await view.searchMeaning(args.query, args.size), 'query');
+    return semanticAnswer(view, await view.searchMeaning(args.query, args.size));
   },
 });

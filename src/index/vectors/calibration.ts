@@ -3,7 +3,9 @@ import { CALIBRATIONS } from './calibration-table.js';
 /*
  * From a raw cosine to the `similarity` an assistant reads: the model's
  * fitted map from the table in calibration-table.ts (which says why there
- * is one), applied here.
+ * is one), applied here. It is the fallback: once enough of the notes a
+ * connection sees are embedded, similarity is calibrated on those notes
+ * (vault-calibration.ts, src/access/meaning-calibration.ts).
  */
 
 /** Apply a piecewise-linear map; clamps to [0, 1] and to the end knots. Pure. */

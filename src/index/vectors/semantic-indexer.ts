@@ -1,46 +1,14 @@
 import { CHUNKER_VERSION } from './chunking.js';
-import type { EmbedderSpec } from './embedder.js';
 import { EmbeddingPool } from './embedding-pool.js';
 import { EmbeddingQueue, type Group } from './embedding-queue.js';
 import type { WindowVector } from './windows.js';
 import { describeMemory } from './memory.js';
 import { contentHash, openingMark, parseOpeningMark } from './stored-hashes.js';
-import { VectorIndex, type NoteFilter, type VectorHit, type VectorIndexOptions, type VectorMemory } from './vector-index.js';
+import { VectorIndex, type NoteFilter, type VectorHit, type VectorMemory } from './vector-index.js';
 import { ERROR, PUBLIC_WARNING, WARNING, type Logger } from '../../vault/logger.js';
 
-export interface SemanticIndexerOptions {
-  /** Folder of the vector snapshot, for example `<vault>/.dexi/cache/vectors`. */
-  cacheDir: string;
-  embedder: EmbedderSpec;
-  /** Embedding worker threads; 0 runs the model on the calling thread. */
-  workers: number;
-  log: Logger;
-  /** Windows per worker batch (see EmbeddingPool). */
-  batchSize?: number;
-  /**
-   * How long changes may stay unsaved, in ms (default 60 s). A save rewrites
-   * the whole snapshot, so saves are also spaced at least 50 times as long
-   * as the last one took. Unsaved vectors are not lost for good: their notes
-   * are embedded again at the next start.
-   */
-  autoSaveMs?: number;
-  index?: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'>;
-}
-
-export interface SemanticProgress {
-  /** The model is loaded, every note has been reported (`allNotesReported`), and every one is embedded (or failed). */
-  ready: boolean;
-  /** Known notes whose current text is searchable by meaning: at least its opening window is embedded. */
-  embedded: number;
-  /** Known notes whose current text is embedded in full, every window. */
-  complete: number;
-  /** Known notes. */
-  total: number;
-  /** Notes whose current text could not be embedded; retried when it changes. */
-  failed: number;
-  /** Why semantic search is unavailable, when the model did not load. */
-  error?: string;
-}
+export type { SemanticIndexerOptions, SemanticProgress } from './semantic-types.js';
+import type { SemanticIndexerOptions, SemanticProgress } from './semantic-types.js';
 
 /**
  * Keeps a vector index in step with the vault. The server reports every
@@ -224,9 +192,19 @@ export class SemanticIndexer {
    * ignored when it is not embedded or the filter leaves it out.
    */
   async search(query: string, k: number, filter?: NoteFilter, first?: string): Promise<VectorHit[]> {
-    const { pool, index } = await this.loaded();
-    const [vector] = await pool.embed([query], { priority: 'high' });
-    if (!vector) return [];
+    const [vector] = await this.embedQueries([query]);
+    return vector ? this.searchVector(vector, k, filter, first) : [];
+  }
+
+  /** Texts embedded as queries are (semantic_search's), ahead of the notes waiting to be embedded. */
+  async embedQueries(texts: string[]): Promise<number[][]> {
+    const { pool } = await this.loaded();
+    return pool.embed(texts, { priority: 'high' });
+  }
+
+  /** `search` for a query already embedded (`embedQueries`). */
+  async searchVector(vector: number[], k: number, filter?: NoteFilter, first?: string): Promise<VectorHit[]> {
+    const { index } = await this.loaded();
     const live = this.liveFilter(filter);
     const hits = index.searchVector(vector, k, live);
     const score = first !== undefined && live(first) && this.isEmbedded(first) ? index.scoreNote(vector, first) : undefined;
@@ -238,6 +216,21 @@ export class SemanticIndexer {
   async similar(noteId: string, k: number, filter?: NoteFilter): Promise<VectorHit[]> {
     const { index } = await this.loaded();
     return index.similarTo(noteId, k, this.liveFilter(filter));
+  }
+
+  /** The cosine of `noteId`'s best chunk to a query's vector, as a search scores it; undefined when it has no vectors. */
+  scoreNote(vector: number[], noteId: string): number | undefined {
+    return this.index?.scoreNote(vector, noteId);
+  }
+
+  /** `from`'s cosine to `to` as `similar(from)` scores it (VectorIndex#noteCosine). */
+  noteCosine(from: string, to: string): number | undefined {
+    return this.index?.noteCosine(from, to);
+  }
+
+  /** How many notes the index holds vectors for, current or not: a cheap sign that the vault grew or shrank. */
+  get vectorNotes(): number {
+    return this.index?.noteCount ?? 0;
   }
 
   /** Saves the vectors now (a no-op when nothing changed). */

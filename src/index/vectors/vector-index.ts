@@ -176,6 +176,23 @@ export class VectorIndex {
     return clampScore(best);
   }
 
+  /**
+   * `from`'s cosine to `to` as `similarTo(from)` scores it: the best pair
+   * of `from`'s first chunks and `to`'s chunks; undefined when either has no
+   * vectors.
+   */
+  noteCosine(from: string, to: string): number | undefined {
+    const source = this.store.notes.get(from);
+    const target = this.store.notes.get(to);
+    if (!source || !target || source.labels.length === 0 || target.labels.length === 0) return undefined;
+    let best = -Infinity;
+    for (const label of source.labels.slice(0, MAX_QUERY_CHUNKS)) {
+      const query = this.store.vector(label);
+      for (const other of target.labels) best = Math.max(best, dotF32(query, this.store.vector(other)));
+    }
+    return clampScore(best);
+  }
+
   /** The k notes nearest to any chunk of `noteId`, never the note itself; [] when it has no vectors. */
   similarTo(noteId: string, k: number, filter?: NoteFilter): VectorHit[] {
     const note = this.store.notes.get(noteId);
