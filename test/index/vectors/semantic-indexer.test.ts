@@ -170,9 +170,10 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
     await withTempDir(async (dir) => {
       const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
       const indexer = make(path.join(dir, 'vectors'));
-      await indexer.start();
+      // Reported before the model loads, so that the openings wait as one group.
       indexer.noteChanged('meeting', 'Project meeting. ' + 'The agenda covered staffing, the budget and the schedule; owners were named. '.repeat(20));
       for (const [id, text] of Object.entries(NOTES)) indexer.noteChanged(id, text);
+      await indexer.start();
       indexer.allNotesReported();
       expect(await waitUntilReady(indexer)).toMatchObject({ ready: true, complete: 9, total: 9 });
       const calls = embed.mock.calls.map(([requests, options]) => ({ openings: requests.every((request) => request.window === 0), size: options?.batchSize }));
