@@ -2,8 +2,8 @@ import type { ImportReport } from '../import/report.js';
 
 /** What a long command shows while it works. */
 export interface ProgressReporter {
-  /** `total` 0: not known ahead (messages in an mbox), so a count is shown instead of a bar. */
-  update(done: number, total: number): void;
+  /** `total` 0: not known ahead (messages in an mbox), so a count is shown instead of a bar. `detail` follows the count (a rate, the time left). */
+  update(done: number, total: number, detail?: string): void;
   /** A line of its own, such as why an item was skipped, without breaking the progress line. */
   say(line: string): void;
   finish(message: string): void;
@@ -15,7 +15,7 @@ export function progressReporter(stream: NodeJS.WriteStream, label: string): Pro
   let lastLine = 0;
   let drawn = '';
   return {
-    update(done, total) {
+    update(done, total, detail) {
       const now = Date.now();
       if (!tty && now - lastLine < 2000) return;
       lastLine = now;
@@ -27,6 +27,7 @@ export function progressReporter(stream: NodeJS.WriteStream, label: string): Pro
         const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
         text = `${label} ${bar} ${done.toLocaleString('en')}/${total.toLocaleString('en')}`;
       } else text = `${label}: ${done.toLocaleString('en')}`;
+      if (detail !== undefined && detail !== '') text += ` (${detail})`;
       drawn = tty ? text : '';
       stream.write(tty ? `\r${text}\x1b[K` : `${text}\n`);
     },

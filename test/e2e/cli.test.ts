@@ -88,6 +88,8 @@ describe('dexi-vault command line', () => {
     // Log lines and progress go to stderr; stdout stays empty.
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`Indexed ${notes} notes`);
+    // The embedding's summary gives its rate (src/cli/embedding-progress.ts).
+    expect(result.stderr).toMatch(/\d+ embedded now, in [\d.]+ s, [\d.,]+ notes\/s\./);
     expect(result.stderr).not.toMatch(STACK_FRAME);
 
     const cache = path.join(dir, '.dexi', 'cache');

@@ -27,9 +27,10 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = Object.freeze({
 /**
  * Part of the content hash: changing how notes are cut into windows must
  * re-embed them, so bump this with any change to `chunkText`, its defaults,
- * or an embedder's own windows. /2: USE-lite windows by its 128 tokens.
+ * or an embedder's own windows. /2: USE-lite windows by its 128 tokens. /3:
+ * USE-lite leads (a short window 0 for long notes).
  */
-export const CHUNKER_VERSION = 'words-200-40-24-48/2';
+export const CHUNKER_VERSION = 'words-200-40-24-48/3';
 
 export function chunkText(text: string, options: Partial<ChunkOptions> = {}): string[] {
   const chunking = { ...DEFAULT_CHUNK_OPTIONS, ...options };

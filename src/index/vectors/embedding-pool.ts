@@ -24,6 +24,8 @@ export interface EmbeddingPoolOptions {
 export interface EmbedOptions {
   /** `high` jumps the queue: used for search queries while notes are being embedded. */
   priority?: 'high' | 'normal';
+  /** Requests a worker takes at a time for this call, in place of the pool's `batchSize`: more for cheap windows (leads, short notes). */
+  batchSize?: number;
 }
 
 interface Job {
@@ -109,9 +111,10 @@ export class EmbeddingPool implements Embedder {
     if (requests.length === 0) return Promise.resolve([]);
     if (this.workerCount === 0 && this.replacing === 0) return Promise.reject(new Error('Embedding failed: no worker is running'));
     const queue = options.priority === 'high' ? this.high : this.normal;
+    const size = Math.max(1, Math.floor(options.batchSize ?? this.batchSize));
     const parts: Promise<WindowVector[]>[] = [];
-    for (let start = 0; start < requests.length; start += this.batchSize) {
-      const batch = requests.slice(start, start + this.batchSize);
+    for (let start = 0; start < requests.length; start += size) {
+      const batch = requests.slice(start, start + size);
       parts.push(new Promise<WindowVector[]>((resolve, reject) => queue.push({ requests: batch, resolve, reject })));
     }
     this.dispatch();

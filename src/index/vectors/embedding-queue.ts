@@ -48,6 +48,11 @@ export class EmbeddingQueue {
     return this.pending.size + this.passages.size;
   }
 
+  /** Notes waiting for their opening (the first pass). */
+  get openingsWaiting(): number {
+    return this.pending.size;
+  }
+
   /** A note's text to embed from its opening on, in place of anything of it waiting; `updatedMs` decides its turn (newest first). */
   add(id: string, text: string, updatedMs: number): void {
     this.passages.delete(id);

@@ -352,7 +352,8 @@ export class SemanticIndexer {
 
   /** Openings first (one window a note), then passages; about `target` windows a group (see `EmbeddingQueue#take`). */
   private takeGroup(pool: EmbeddingPool): Group {
-    const target = Math.max(8, pool.workerCount * pool.batchSize * 2);
+    const batch = this.waiting.openingsWaiting > 0 ? openingBatch(pool) : pool.batchSize;
+    const target = Math.max(8, pool.workerCount * batch * 2);
     return this.waiting.take(target, (id) => this.desired.get(id), (id, hash) => this.index?.upsert(id, [], hash));
   }
 
@@ -363,7 +364,7 @@ export class SemanticIndexer {
         : group.notes.flatMap((note) => Array.from({ length: note.windows - 1 }, (_, i) => ({ text: note.text, window: i + 1 })));
     let results: WindowVector[];
     try {
-      results = await pool.embedWindows(requests);
+      results = await pool.embedWindows(requests, { batchSize: group.kind === 'openings' ? openingBatch(pool) : pool.batchSize });
     } catch (error) {
       if (this.closing) return;
       const [only] = group.notes;
@@ -432,4 +433,9 @@ export class SemanticIndexer {
     }, Math.max(this.autoSaveMs, this.lastSaveMs * 50));
     this.saveTimer.unref();
   }
+}
+
+/** Openings a worker takes at a time: most are leads (windows.ts), a fraction of a window's cost, and a call costs ~20 ms whatever it holds. */
+function openingBatch(pool: EmbeddingPool): number {
+  return pool.batchSize * 4;
 }

@@ -23,8 +23,18 @@ export interface WindowOptions {
   tokens: number;
   /** Tokens repeated at the start of the next window, so a sentence cut at a boundary still shows whole in one of them. */
   overlap: number;
-  /** Windows kept per text: the rest of a very long note is not embedded. */
+  /** Full windows kept per text: the rest of a very long note is not embedded. */
   maxWindows: number;
+  /**
+   * Tokens of a lead: a text longer than one window gets a short window of
+   * its first words before its full windows (which still start at its
+   * start). The first pass embeds only each note's window 0, and a model's
+   * cost grows with the tokens it reads (USE-lite: about 0.7 ms a token,
+   * plus some 20 ms a call), so a lead makes a long note searchable by its
+   * title and first words at a fraction of a full window's cost. Unset: no
+   * lead, window 0 is the first full window.
+   */
+  lead?: number;
 }
 
 /**
@@ -54,13 +64,24 @@ export async function embedRequestedWindows(
  * Greedy windows over words of the given token lengths: each window is the
  * longest run of whole words that fits `tokens` (a single longer word is a
  * window alone, cut by the model), and the next starts on the last words
- * that fit in `overlap`. Returns [start, end) word ranges. Pure.
+ * that fit in `overlap`. With a `lead`, a text of more than one window
+ * starts with the longest run of its first words that fits `lead` (at
+ * least one word). Returns [start, end) word ranges. Pure.
  */
 export function tokenWindows(lengths: readonly number[], options: WindowOptions): [number, number][] {
-  const { tokens, overlap, maxWindows } = options;
-  if (!(tokens >= 1) || !(overlap >= 0) || overlap >= tokens || !(maxWindows >= 1)) {
-    throw new RangeError('window options need tokens >= 1, 0 <= overlap < tokens, maxWindows >= 1');
+  const { tokens, overlap, maxWindows, lead } = options;
+  if (!(tokens >= 1) || !(overlap >= 0) || overlap >= tokens || !(maxWindows >= 1) || (lead !== undefined && !(lead >= 1 && lead < tokens))) {
+    throw new RangeError('window options need tokens >= 1, 0 <= overlap < tokens, maxWindows >= 1, 1 <= lead < tokens');
   }
+  const windows = fullWindows(lengths, tokens, overlap, maxWindows);
+  if (lead === undefined || windows.length < 2) return windows;
+  let end = 1;
+  let used = lengths[0] as number;
+  while (end < lengths.length && used + (lengths[end] as number) <= lead) used += lengths[end++] as number;
+  return [[0, end], ...windows];
+}
+
+function fullWindows(lengths: readonly number[], tokens: number, overlap: number, maxWindows: number): [number, number][] {
   const windows: [number, number][] = [];
   let start = 0;
   while (start < lengths.length && windows.length < maxWindows) {

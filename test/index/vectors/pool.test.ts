@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEmbedder, type Embedder } from '../../../src/index/vectors/embedder.js';
 import { EmbeddingPool } from '../../../src/index/vectors/embedding-pool.js';
+import { UseLiteEmbedder } from '../../../src/index/vectors/use-lite.js';
 
 const texts = [
   'Sourdough needs a lively starter and a long cold proof.',
@@ -48,5 +49,24 @@ describe('EmbeddingPool', () => {
     expect(results[0]).toHaveLength(texts.length);
     await vi.waitFor(() => expect(pool.workerCount).toBe(2), { timeout: 15_000 });
     expect(log.some((line) => line.includes('stopped'))).toBe(true);
+  });
+});
+
+describe('EmbeddingPool batches', () => {
+  it('cuts a call into batches of the pool size, or of the size the call asks for', async () => {
+    const pool = await EmbeddingPool.create({ spec: { kind: 'use-lite' }, workers: 0, batchSize: 2 });
+    try {
+      const run = vi.spyOn(UseLiteEmbedder.prototype, 'embedWindows');
+      const requests = Array.from({ length: 7 }, (_, i) => ({ text: `note ${i} about sourdough`, window: 0 }));
+      const pooled = await pool.embedWindows(requests);
+      expect(run.mock.calls.map(([batch]) => batch.length)).toEqual([2, 2, 2, 1]);
+      run.mockClear();
+      const larger = await pool.embedWindows(requests, { batchSize: 3 });
+      expect(run.mock.calls.map(([batch]) => batch.length)).toEqual([3, 3, 1]);
+      // Same vectors, in the same order, however the call is cut.
+      larger.forEach((result, i) => expect(result.vector[0]).toBeCloseTo(pooled[i]?.vector[0] ?? NaN, 5));
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -166,6 +166,24 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
     });
   }, 90_000);
 
+  it('hands the workers openings four times as many at a time as passages: most openings are leads, a fraction of a window', async () => {
+    await withTempDir(async (dir) => {
+      const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
+      const indexer = make(path.join(dir, 'vectors'));
+      // Reported before the model loads, so that the openings wait as one group.
+      indexer.noteChanged('meeting', 'Project meeting. ' + 'The agenda covered staffing, the budget and the schedule; owners were named. '.repeat(20));
+      for (const [id, text] of Object.entries(NOTES)) indexer.noteChanged(id, text);
+      await indexer.start();
+      indexer.allNotesReported();
+      expect(await waitUntilReady(indexer)).toMatchObject({ ready: true, complete: 9, total: 9 });
+      const calls = embed.mock.calls.map(([requests, options]) => ({ openings: requests.every((request) => request.window === 0), size: options?.batchSize }));
+      // One worker with batches of 2: the 9 openings go as one group, in batches of 8; the long note's other windows in batches of 2.
+      expect(calls[0]).toEqual({ openings: true, size: 8 });
+      expect(calls.slice(1).length).toBeGreaterThan(0);
+      expect(calls.slice(1).every((call) => !call.openings && call.size === 2)).toBe(true);
+    });
+  }, 90_000);
+
   it('says a long note is searchable by its opening before its passages are embedded, and a restart embeds only the rest', async () => {
     await withTempDir(async (dir) => {
       const cacheDir = path.join(dir, 'vectors');

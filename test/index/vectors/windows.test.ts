@@ -29,7 +29,19 @@ describe('tokenWindows', () => {
     });
   });
 
-  it.each([{ tokens: 0 }, { tokens: 5, overlap: 5 }, { overlap: -1 }, { maxWindows: 0 }])('rejects %o', (bad) => {
+  const lead = { tokens: 10, overlap: 0, maxWindows: 48, lead: 4 };
+  it.each([
+    { name: 'lead: a text of one window has none (the window is cheap enough)', lengths: [2, 3, 5], expected: [[0, 3]] },
+    { name: 'lead: a longer text starts with the words that fit it, then its windows from its start', lengths: [2, 2, 3, 3, 5], expected: [[0, 2], [0, 4], [4, 5]] },
+    { name: 'lead: a first word longer than the lead is the lead alone', lengths: [6, 4, 5], expected: [[0, 1], [0, 2], [2, 3]] },
+    { name: 'lead: every word fits the lead but not one window', lengths: [1, 1, 1, 1, 30], expected: [[0, 4], [0, 4], [4, 5]] },
+    { name: 'lead: the window cap counts full windows only', lengths: Array.from({ length: 10 }, () => 5), options: { ...lead, maxWindows: 2 }, expected: [[0, 1], [0, 2], [2, 4]] },
+    { name: 'lead: none when the cap leaves one window', lengths: Array.from({ length: 10 }, () => 5), options: { ...lead, maxWindows: 1 }, expected: [[0, 2]] },
+  ])('$name', ({ lengths, options: opts, expected }) => {
+    expect(tokenWindows(lengths, opts ?? lead)).toEqual(expected);
+  });
+
+  it.each([{ tokens: 0 }, { tokens: 5, overlap: 5 }, { overlap: -1 }, { maxWindows: 0 }, { lead: 0 }, { lead: 10 }])('rejects %o', (bad) => {
     expect(() => tokenWindows([1], { ...options, ...bad })).toThrow(RangeError);
   });
 });
