@@ -1,4 +1,3 @@
-import { describePull, pullFeeds } from '../import/feeds.js';
 import { ImportRun } from '../import/import-run.js';
 import type { ImportReport } from '../import/report.js';
 import type { ServedVault } from '../server/served-vault.js';
@@ -19,9 +18,14 @@ export function feedPuller(runtime: ServedVault, minutes: number | undefined): F
   return undefined;
 }
 
-/** One pull of every feed followed; a failure is a line in the log, never the end of the server. */
+/**
+ * One pull of every feed followed; a failure is a line in the log, never the end of the server.
+ * The feed module (and the feed and HTML parsers behind it) loads at the first pull: a server
+ * that pulls no feeds does not pay for it at start-up.
+ */
 async function pullOnce(runtime: ServedVault, report: ImportReport): Promise<void> {
   try {
+    const { describePull, pullFeeds } = await import('../import/feeds.js');
     const run = await ImportRun.start(runtime.own, { noteCap: runtime.settings.noteCap });
     try {
       const summary = await pullFeeds(run, report, () => systemClock.now());

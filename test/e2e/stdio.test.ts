@@ -18,8 +18,13 @@ type Served = StdioServer;
 let dir: string;
 let served: Served | undefined;
 
-function serve(vault: string): Promise<Served> {
-  return startStdioServer({ args: [CLI, 'serve', '--vault', vault], cwd: ROOT, clientName: 'dexi-e2e' });
+/**
+ * `serve` as a client starts it, with the default model; `--model none` where the test is not about
+ * semantic search: with a model the server embeds the vault in the background for as long as the
+ * test runs, several seconds of CPU a test that the shared machine of the suite paid for nothing.
+ */
+function serve(vault: string, model: 'default' | 'none' = 'none'): Promise<Served> {
+  return startStdioServer({ args: [CLI, 'serve', '--vault', vault, ...(model === 'none' ? ['--model', 'none'] : [])], cwd: ROOT, clientName: 'dexi-e2e' });
 }
 
 function textOf(result: CallToolResult): string {
@@ -84,7 +89,8 @@ afterEach(async () => {
 
 describe('dexi-vault serve over stdio (built CLI)', () => {
   it('answers initialize quickly, with instructions, and lists every tool with an output schema', async () => {
-    served = await serve(dir);
+    // The default model: semantic_search and find_similar are among the tools listed.
+    served = await serve(dir, 'default');
     // Spawning Node and loading the modules dominates (about half a second on
     // an idle machine); the bound is generous for a loaded CI runner. That
     // start-up does not wait for the vault is checked below on a large vault.

@@ -5,8 +5,9 @@
 // hooks the worker runs the same source the test imports, never a possibly
 // stale dist/. Plain JavaScript, since it runs before anything can be compiled.
 //
-// Every vault a test opens starts a scan worker, so these hooks run hundreds
-// of times a suite. Loading the `typescript` package took 0.65 s of a scan
+// Every vault a test opened started a scan worker (now only a vault with a
+// large cache does; the embedding and parsing workers remain), so these hooks
+// ran hundreds of times a suite. Loading the `typescript` package took 0.65 s of a scan
 // worker's 1.2 s start, and transpiling its modules most of the rest; so the
 // package is loaded only for a file whose output is not cached yet, and
 // outputs are kept in the system's temporary folder under the hash of the
