@@ -10,6 +10,7 @@ import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
 import type { LogFeed } from './log-feed.js';
+import { linksAllowed, noteLinks } from './resource-links.js';
 import { awaitReadWithProgress, callContext } from './progress.js';
 
 export interface ServerOptions {
@@ -83,6 +84,7 @@ export function createMcpServer(options: ServerOptions): Server {
   server.onclose = () => {
     for (const stop of stops) stop();
   };
+  const links = linksAllowed(server);
   const tools = options.tools.filter((tool) => tool.available?.(context) !== false);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const granted = (scope: Scope): boolean => hasScope(policy, scope);
@@ -113,7 +115,7 @@ export function createMcpServer(options: ServerOptions): Server {
     try {
       const call = withConfirm(server, callContext(context, request.params._meta?.progressToken, extra.sendNotification), extra.signal);
       await awaitReadWithProgress(call.view, call.progress);
-      return answerOf(tool, await tool.handler(parsed.data, call), limits.maxResponseBytes);
+      return answerOf(tool, await tool.handler(parsed.data, call), limits.maxResponseBytes, readable && links());
     } catch (error) {
       return thrownResult(tool.name, error, log);
     } finally {
@@ -180,16 +182,21 @@ function describeTool(tool: ToolDefinition): Tool {
   };
 }
 
-/** A tool's result as its answer, unless the answer would be larger than `maxResponseBytes`: then a tool error saying what became of the call. */
-function answerOf(tool: ToolDefinition, result: unknown, maxResponseBytes: number): CallToolResult {
+/**
+ * A tool's result as its answer (with a resource link for each note it
+ * lists, when `withLinks`), unless the answer would be larger than
+ * `maxResponseBytes`: then a tool error saying what became of the call.
+ */
+function answerOf(tool: ToolDefinition, result: unknown, maxResponseBytes: number, withLinks: boolean): CallToolResult {
   const text = JSON.stringify(result);
+  const linked = withLinks ? noteLinks(result) : [];
   // The one place every answer passes: none may exceed what the transport carries.
-  const bytes = answerBytesOfJson(text) + ENVELOPE_BYTES;
+  const bytes = answerBytesOfJson(text) + (linked.length > 0 ? answerBytesOfJson(JSON.stringify(linked)) : 0) + ENVELOPE_BYTES;
   if (bytes > maxResponseBytes) {
     const outcome = tool.annotations.readOnlyHint
       ? 'Nothing was changed. Ask for less at once (a smaller size or limit); a single note this large can be read only in an editor.'
       : 'The change was made; only this answer is left out, so do not repeat the call.';
     return errorResult(`The answer of ${tool.name} would be ${formatMiB(bytes)} as JSON, over the ${formatMiB(maxResponseBytes)} one answer may hold. ${outcome}`);
   }
-  return { content: [{ type: 'text', text }], structuredContent: result as Record<string, unknown> };
+  return { content: [{ type: 'text', text }, ...linked], structuredContent: result as Record<string, unknown> };
 }
