@@ -5,17 +5,11 @@ import { normaliseBoundaryFolder, normaliseBoundaryTag, parseScopes, PolicyError
 import { TokenError, validateTokenName } from '../access/tokens.js';
 import { parseTagList, SettingsError } from '../vault/settings.js';
 import { normaliseOrigin } from '../server/transports/origin.js';
-import { DexiError } from '../vault/errors.js';
 import { isSinceForm } from './activity.js';
+import { didYouMean } from './suggest.js';
+import { helpOn, TOPICS, usage, type Topic } from './usage.js';
 
-/**
- * A command line that cannot be run as written: said in one line with the
- * hint to --help, and the command exits 2 (every other DexiError exits 1).
- * The benchmark runner (bench/run.ts) throws it too.
- */
-export class UsageError extends DexiError {
-  override readonly exitCode: number = 2;
-}
+export { UsageError } from './usage.js';
 
 export interface ServeConfig {
   command: 'serve';
@@ -46,6 +40,8 @@ export interface IndexConfig {
 
 export interface HelpConfig {
   command: 'help';
+  /** The command whose help was asked for (`dexi-vault index --help`); the whole usage without one. */
+  topic?: Topic;
 }
 
 export interface VersionConfig {
@@ -94,63 +90,7 @@ export type CliConfig = ServeConfig | IndexConfig | TokenConfig | ImportConfig |
 /** Where each kind's notes go unless `--folder` says otherwise. */
 export const DEFAULT_IMPORT_FOLDERS = { bookmarks: 'Bookmarks', email: 'Mail' } as const;
 
-export const USAGE = `Usage:
-  dexi-vault serve [--vault DIR]            MCP over stdio (the default command)
-      --scopes notes:read,notes:write       what the connection may do (default: both)
-      --read-only                           the same as --scopes notes:read (also DEXI_READ_ONLY=true)
-      --folder NAME                         limit the connection to one folder and its subfolders
-      --tag TAG                             limit the connection to notes with one tag (e.g. #work)
-      --review-tags "#a,#b"                 review deck tags (overrides .dexi/settings.json)
-      --note-cap N                          note limit (overrides .dexi/settings.json; "none" for no limit)
-      --shared OWNER=DIR                    mount a teammate's vault read-only (repeatable)
-      --http PORT [--host H]                Streamable HTTP at /mcp instead of stdio (host default 127.0.0.1);
-                                            every request needs "Authorization: Bearer TOKEN", and each
-                                            token brings its own scopes and boundary (so no --scopes,
-                                            --folder or --tag with --http)
-      --allow-origin ORIGIN                 with --http: also take requests from the web page at ORIGIN,
-                                            e.g. https://app.example.com (repeatable); pages on this
-                                            machine are always taken, other pages refused (403)
-      --model MODEL                         semantic search model: use-lite (default, ships with npm install),
-                                            a transformers.js feature-extraction model id or local folder
-                                            (install @huggingface/transformers beside dexi-vault for these),
-                                            or none to turn semantic search off
-      --pull-feeds MINUTES                  pull the feeds you follow at start and every MINUTES while serving
-  dexi-vault index [--vault DIR] [--model MODEL]
-                                            build or refresh the indexes (text and vectors), with progress, and exit
-  dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
-                                            make a token for --http; prints it once, as the last line
-  dexi-vault token list [--vault DIR]       names, scopes, boundaries, created; never the tokens
-  dexi-vault token revoke NAME [--vault DIR]
-                                            refused from the next request on, no restart needed
-  dexi-vault import bookmarks FILE [--vault DIR] [--folder F] [--fetch]
-                                            a note per bookmark of a browser's HTML export (default folder
-                                            Bookmarks), its browser folders as tags; --fetch also saves each
-                                            page's readable text as the body and the page as the attachment
-  dexi-vault import email PATH [--vault DIR] [--folder F]
-                                            a note per message of an .eml file, a folder of them or an mbox
-                                            file (default folder Mail), the message kept as its attachment
-  dexi-vault feeds add URL [--vault DIR] [--folder F]
-                                            follow an RSS, Atom or JSON feed and import its articles now
-                                            (default folder Feeds/<feed name>)
-  dexi-vault feeds list [--vault DIR]       the feeds you follow, their folders and last pulls
-  dexi-vault feeds pull [--vault DIR]       import the new articles of every feed (an unchanged feed costs one 304)
-  dexi-vault feeds remove URL [--vault DIR] stop following a feed; its notes stay
-  dexi-vault activity [--vault DIR] [--since 1d]
-                                            what the assistant changed, one line per file written (--since
-                                            takes 30m, 12h, 1d, 2w or a date such as 2026-12-01)
-  dexi-vault undo NOTE|--last [--vault DIR] put a note back as it was before the assistant's last change to
-                                            it (NOTE: its id or path), or undo the latest change of all;
-                                            refused if the note has been changed since
-  dexi-vault --help | --version
-
-Importing again adds nothing twice and never changes a note already imported;
-a note you deleted stays deleted.
-
---vault defaults to $DEXI_VAULT, else the current directory.`;
-
-function usage(message: string): UsageError {
-  return new UsageError(`${message}\nRun "dexi-vault --help" for the options.`);
-}
+export { USAGE } from './usage.js';
 
 /** The options of serve and of index, beside --help, which every command takes. */
 const SERVE_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
@@ -176,7 +116,8 @@ const INDEX_OPTIONS: NonNullable<ParseArgsConfig['options']> = { vault: { type: 
  */
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliConfig {
   const [first, ...rest] = argv;
-  if (first === '--help' || first === '-h' || first === 'help') return { command: 'help' };
+  if (first === '--help' || first === '-h') return { command: 'help' };
+  if (first === 'help') return helpOn(rest[0]);
   if (first === '--version' || first === '-v') return { command: 'version' };
   const command = first === undefined || first.startsWith('-') ? 'serve' : first;
   const args = first === undefined || first.startsWith('-') ? argv : rest;
@@ -185,10 +126,10 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   if (command === 'feeds') return parseFeedsCommand(rest, env);
   if (command === 'activity') return parseActivityCommand(rest, env);
   if (command === 'undo') return parseUndoCommand(rest, env);
-  if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".`);
+  if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".${didYouMean(command, TOPICS, '')}`);
 
   const { values } = parseOptions(args, command === 'serve' ? SERVE_OPTIONS : INDEX_OPTIONS, false);
-  if (values.help) return { command: 'help' };
+  if (values.help) return { command: 'help', topic: command };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   const model = (values.model as string | undefined) ?? 'use-lite';
   if (model.trim() === '') throw usage('--model takes a model: use-lite, a transformers.js model id or folder, or none.');
@@ -259,7 +200,10 @@ function parseOptions(args: readonly string[], options: NonNullable<ParseArgsCon
   try {
     return parseArgs({ args: [...args], strict: true, allowPositionals: positionals, options: { ...options, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
-    throw usage((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
+    const unknown = /^Unknown option '(--?[^']+)'/u.exec(message)?.[1];
+    if (unknown === undefined) throw usage(message);
+    throw usage(`${message.replace(/\.?$/u, '.')}${didYouMean(unknown.replace(/^-+/u, ''), [...Object.keys(options), 'help'], '--')}`);
   }
 }
 
@@ -276,13 +220,13 @@ function folderOption(value: string | boolean | undefined): string | undefined {
 /** `import bookmarks FILE` and `import email PATH`. */
 function parseImportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): ImportConfig | HelpConfig {
   const [kind, ...args] = argv;
-  if (kind === '--help' || kind === '-h') return { command: 'help' };
+  if (kind === '--help' || kind === '-h') return { command: 'help', topic: 'import' };
   if (kind !== 'bookmarks' && kind !== 'email') {
     throw usage(kind === undefined || kind.startsWith('-') ? 'import needs what to import: bookmarks FILE or email PATH.' : `Cannot import "${kind}"; use bookmarks FILE or email PATH.`);
   }
   const parsed = parseOptions(args, { vault: { type: 'string' }, folder: { type: 'string' }, ...(kind === 'bookmarks' ? { fetch: { type: 'boolean' } } : {}) }, true);
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return { command: 'help' };
+  if (values.help) return { command: 'help', topic: 'import' };
   const [input, ...extra] = parsed.positionals;
   if (input === undefined) {
     throw usage(kind === 'bookmarks' ? 'import bookmarks needs the export file, e.g. dexi-vault import bookmarks bookmarks.html.' : 'import email needs an .eml file, a folder of them or an mbox file.');
@@ -297,14 +241,14 @@ const FEEDS_ACTIONS = ['add', 'list', 'pull', 'remove'] as const;
 /** `feeds add|list|pull|remove`. */
 function parseFeedsCommand(argv: readonly string[], env: NodeJS.ProcessEnv): FeedsConfig | HelpConfig {
   const [given, ...args] = argv;
-  if (given === '--help' || given === '-h') return { command: 'help' };
+  if (given === '--help' || given === '-h') return { command: 'help', topic: 'feeds' };
   if (given === undefined || given.startsWith('-')) throw usage('The feeds command needs an action: add, list, pull or remove.');
   const action = FEEDS_ACTIONS.find((known) => known === given);
-  if (action === undefined) throw usage(`Unknown feeds action "${given}"; use add, list, pull or remove.`);
+  if (action === undefined) throw usage(`Unknown feeds action "${given}"; use add, list, pull or remove.${didYouMean(given, FEEDS_ACTIONS, '')}`);
   const withUrl = action === 'add' || action === 'remove';
   const parsed = parseOptions(args, { vault: { type: 'string' }, ...(action === 'add' ? { folder: { type: 'string' } } : {}) }, withUrl);
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return { command: 'help' };
+  if (values.help) return { command: 'help', topic: 'feeds' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   if (action === 'list' || action === 'pull') return { command: 'feeds', action, vault };
   const [url, ...extra] = parsed.positionals;
@@ -329,7 +273,7 @@ function readOnly(flag: boolean | undefined, fromEnv: string | undefined): boole
 
 function parseActivityCommand(argv: readonly string[], env: NodeJS.ProcessEnv): ActivityConfig | HelpConfig {
   const { values } = parseOptions(argv, { vault: { type: 'string' }, since: { type: 'string' } }, false);
-  if (values.help) return { command: 'help' };
+  if (values.help) return { command: 'help', topic: 'activity' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   const since = values.since as string | undefined;
   if (since === undefined) return { command: 'activity', vault };
@@ -340,7 +284,7 @@ function parseActivityCommand(argv: readonly string[], env: NodeJS.ProcessEnv): 
 
 function parseUndoCommand(argv: readonly string[], env: NodeJS.ProcessEnv): UndoConfig | HelpConfig {
   const { values, positionals } = parseOptions(argv, { vault: { type: 'string' }, last: { type: 'boolean' } }, true);
-  if (values.help) return { command: 'help' };
+  if (values.help) return { command: 'help', topic: 'undo' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   if (values.last === true) {
     if (positionals.length > 0) throw usage('undo takes a note or --last, not both.');
@@ -385,29 +329,17 @@ const TOKEN_ACTIONS = ['create', 'list', 'revoke'] as const;
 /** `token create|list|revoke`: managing the bearer tokens of `serve --http`. */
 function parseTokenCommand(argv: readonly string[], env: NodeJS.ProcessEnv): TokenConfig | HelpConfig {
   const [action, ...args] = argv;
-  if (action === '--help' || action === '-h') return { command: 'help' };
+  if (action === '--help' || action === '-h') return { command: 'help', topic: 'token' };
   if (action === undefined || action.startsWith('-')) throw usage('The token command needs an action: create, list or revoke.');
-  if (!(TOKEN_ACTIONS as readonly string[]).includes(action)) throw usage(`Unknown token action "${action}"; use create, list or revoke.`);
+  if (!(TOKEN_ACTIONS as readonly string[]).includes(action)) throw usage(`Unknown token action "${action}"; use create, list or revoke.${didYouMean(action, TOKEN_ACTIONS, '')}`);
 
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: action === 'revoke',
-      options: {
-        vault: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        ...(action === 'create'
-          ? { name: { type: 'string' }, scopes: { type: 'string' }, folder: { type: 'string' }, tag: { type: 'string' } }
-          : {}),
-      },
-    });
-  } catch (error) {
-    throw usage((error as Error).message.replace(/\. To specify a positional argument.*$/s, '.'));
-  }
+  const parsed = parseOptions(
+    args,
+    { vault: { type: 'string' }, ...(action === 'create' ? { name: { type: 'string' }, scopes: { type: 'string' }, folder: { type: 'string' }, tag: { type: 'string' } } : {}) },
+    action === 'revoke',
+  );
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return { command: 'help' };
+  if (values.help) return { command: 'help', topic: 'token' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
 
   if (action === 'list') return { command: 'token', action, vault };

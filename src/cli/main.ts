@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { parseCli, USAGE, type CliConfig } from './args.js';
+import { parseCli, type CliConfig } from './args.js';
+import { USAGE, usageOf } from './usage.js';
 import { commandEnding } from './failure.js';
 import { log, version } from './log.js';
 
@@ -15,7 +16,7 @@ import { log, version } from './log.js';
 async function run(config: CliConfig): Promise<void> {
   switch (config.command) {
     case 'help':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${config.topic === undefined ? USAGE : usageOf(config.topic)}\n`);
       return;
     case 'version':
       process.stdout.write(`${version()}\n`);
