@@ -71,3 +71,37 @@ export function activityRows(entries: readonly ActivityRecord[], since: Date | u
   }
   return rows;
 }
+
+/** One recorded write as `activity --json` gives it: what the table shows, with the time as recorded (UTC) and the call it belongs to. */
+export interface ActivityItem {
+  time: string;
+  tool: string;
+  by: string;
+  call: string;
+  change: string;
+  late?: true;
+  undone?: true;
+  undo?: true;
+}
+
+/** The writes `activityRows` shows, as objects for `--json`. Pure. */
+export function activityItems(entries: readonly ActivityRecord[], since: Date | undefined): ActivityItem[] {
+  const { undone } = recordedCalls(entries);
+  const key = (entry: ActivityRecord): string => `${entry.call}\0${entry.action}\0${entry.path}`;
+  const late = new Set(entries.filter(isLate).map(key));
+  const items: ActivityItem[] = [];
+  for (const entry of entries) {
+    if (isLate(entry) || (since !== undefined && new Date(entry.time).getTime() < since.getTime())) continue;
+    items.push({
+      time: entry.time,
+      tool: entry.tool,
+      by: entry.by,
+      call: entry.call,
+      change: rawChange(entry),
+      ...(late.has(key(entry)) ? { late: true as const } : {}),
+      ...(undone.has(entry.call) ? { undone: true as const } : {}),
+      ...(entry.undoes !== undefined ? { undo: true as const } : {}),
+    });
+  }
+  return items;
+}

@@ -50,7 +50,7 @@ export interface VersionConfig {
 
 export type TokenConfig =
   | { command: 'token'; action: 'create'; vault: string; name: string; scopes: Set<Scope>; folder?: string; tag?: string }
-  | { command: 'token'; action: 'list'; vault: string }
+  | { command: 'token'; action: 'list'; vault: string; json?: boolean }
   | { command: 'token'; action: 'revoke'; vault: string; name: string };
 
 /** `import bookmarks FILE` and `import email PATH`. */
@@ -68,7 +68,8 @@ export interface ImportConfig {
 export type FeedsConfig =
   | { command: 'feeds'; action: 'add'; vault: string; url: string; folder?: string }
   | { command: 'feeds'; action: 'remove'; vault: string; url: string }
-  | { command: 'feeds'; action: 'list' | 'pull'; vault: string };
+  | { command: 'feeds'; action: 'list'; vault: string; json?: boolean }
+  | { command: 'feeds'; action: 'pull'; vault: string };
 
 /** `activity [--since WHEN]`: what the assistant changed. */
 export interface ActivityConfig {
@@ -76,6 +77,8 @@ export interface ActivityConfig {
   vault: string;
   /** As given: a span (`1d`) or a date, read against the clock when the command runs. */
   since?: string;
+  /** The record as JSON on stdout instead of a table. */
+  json?: boolean;
 }
 
 /** `undo NOTE` or `undo --last`. */
@@ -108,6 +111,8 @@ const SERVE_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   model: { type: 'string' },
   'pull-feeds': { type: 'string' },
 };
+/** `--json`, on the commands that list: their answer as JSON on stdout, for scripts. */
+const JSON_OPTION: NonNullable<ParseArgsConfig['options']> = { json: { type: 'boolean' } };
 const INDEX_OPTIONS: NonNullable<ParseArgsConfig['options']> = { vault: { type: 'string' }, model: { type: 'string' } };
 
 /**
@@ -246,11 +251,12 @@ function parseFeedsCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Fee
   const action = FEEDS_ACTIONS.find((known) => known === given);
   if (action === undefined) throw usage(`Unknown feeds action "${given}"; use add, list, pull or remove.${didYouMean(given, FEEDS_ACTIONS, '')}`);
   const withUrl = action === 'add' || action === 'remove';
-  const parsed = parseOptions(args, { vault: { type: 'string' }, ...(action === 'add' ? { folder: { type: 'string' } } : {}) }, withUrl);
+  const parsed = parseOptions(args, { vault: { type: 'string' }, ...(action === 'add' ? { folder: { type: 'string' } } : {}), ...(action === 'list' ? JSON_OPTION : {}) }, withUrl);
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return { command: 'help', topic: 'feeds' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
-  if (action === 'list' || action === 'pull') return { command: 'feeds', action, vault };
+  if (action === 'list') return values.json === true ? { command: 'feeds', action, vault, json: true } : { command: 'feeds', action, vault };
+  if (action === 'pull') return { command: 'feeds', action, vault };
   const [url, ...extra] = parsed.positionals;
   if (url === undefined) throw usage(`feeds ${action} needs the feed's address, e.g. dexi-vault feeds ${action} https://example.com/feed.xml.`);
   if (extra.length > 0) throw usage(`feeds ${action} takes one address; got ${parsed.positionals.length}.`);
@@ -272,14 +278,15 @@ function readOnly(flag: boolean | undefined, fromEnv: string | undefined): boole
 }
 
 function parseActivityCommand(argv: readonly string[], env: NodeJS.ProcessEnv): ActivityConfig | HelpConfig {
-  const { values } = parseOptions(argv, { vault: { type: 'string' }, since: { type: 'string' } }, false);
+  const { values } = parseOptions(argv, { vault: { type: 'string' }, since: { type: 'string' }, ...JSON_OPTION }, false);
   if (values.help) return { command: 'help', topic: 'activity' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
   const since = values.since as string | undefined;
-  if (since === undefined) return { command: 'activity', vault };
+  const json = values.json === true ? { json: true } : {};
+  if (since === undefined) return { command: 'activity', vault, ...json };
   // The span is read against the clock when the command runs; here only its form is checked.
   if (!isSinceForm(since)) throw usage(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; not "${since}".`);
-  return { command: 'activity', vault, since: since.trim() };
+  return { command: 'activity', vault, since: since.trim(), ...json };
 }
 
 function parseUndoCommand(argv: readonly string[], env: NodeJS.ProcessEnv): UndoConfig | HelpConfig {
@@ -335,14 +342,14 @@ function parseTokenCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Tok
 
   const parsed = parseOptions(
     args,
-    { vault: { type: 'string' }, ...(action === 'create' ? { name: { type: 'string' }, scopes: { type: 'string' }, folder: { type: 'string' }, tag: { type: 'string' } } : {}) },
+    { vault: { type: 'string' }, ...(action === 'create' ? { name: { type: 'string' }, scopes: { type: 'string' }, folder: { type: 'string' }, tag: { type: 'string' } } : {}), ...(action === 'list' ? JSON_OPTION : {}) },
     action === 'revoke',
   );
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return { command: 'help', topic: 'token' };
   const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
 
-  if (action === 'list') return { command: 'token', action, vault };
+  if (action === 'list') return values.json === true ? { command: 'token', action, vault, json: true } : { command: 'token', action, vault };
   if (action === 'revoke') {
     const [name, ...extra] = parsed.positionals;
     if (name === undefined) throw usage('token revoke needs the name of the token, e.g. dexi-vault token revoke laptop.');

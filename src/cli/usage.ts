@@ -44,7 +44,8 @@ export const USAGE = `Usage:
                                             build or refresh the indexes (text and vectors), with progress, and exit
   dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
                                             make a token for --http; prints it once, as the last line
-  dexi-vault token list [--vault DIR]       names, scopes, boundaries, created; never the tokens
+  dexi-vault token list [--vault DIR] [--json]
+                                            names, scopes, boundaries, created; never the tokens
   dexi-vault token revoke NAME [--vault DIR]
                                             refused from the next request on, no restart needed
   dexi-vault import bookmarks FILE [--vault DIR] [--folder F] [--fetch]
@@ -57,10 +58,11 @@ export const USAGE = `Usage:
   dexi-vault feeds add URL [--vault DIR] [--folder F]
                                             follow an RSS, Atom or JSON feed and import its articles now
                                             (default folder Feeds/<feed name>)
-  dexi-vault feeds list [--vault DIR]       the feeds you follow, their folders and last pulls
+  dexi-vault feeds list [--vault DIR] [--json]
+                                            the feeds you follow, their folders and last pulls
   dexi-vault feeds pull [--vault DIR]       import the new articles of every feed (an unchanged feed costs one 304)
   dexi-vault feeds remove URL [--vault DIR] stop following a feed; its notes stay
-  dexi-vault activity [--vault DIR] [--since 1d]
+  dexi-vault activity [--vault DIR] [--since 1d] [--json]
                                             what the assistant changed, one line per file written (--since
                                             takes 30m, 12h, 1d, 2w or a date such as 2026-12-01)
   dexi-vault undo NOTE|--last [--vault DIR] put a note back as it was before the assistant's last change to

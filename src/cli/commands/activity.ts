@@ -1,7 +1,7 @@
 import { settledEntries } from '../../vault/record/activity-settle.js';
 import { ActivityLog } from '../../vault/record/activity.js';
 import { systemClock } from '../../vault/clock.js';
-import { activityRows, sinceTime } from '../activity.js';
+import { activityItems, activityRows, sinceTime } from '../activity.js';
 import { UsageError, type ActivityConfig } from '../args.js';
 import { columns } from '../columns.js';
 import { log } from '../log.js';
@@ -20,7 +20,12 @@ export async function activityCommand(config: ActivityConfig): Promise<void> {
   const since = config.since === undefined ? undefined : sinceTime(config.since, systemClock.now());
   if (config.since !== undefined && since === undefined) throw new UsageError(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; "${config.since}" is not a date.`);
   // A listing writes nothing: what a killed server left pending is judged from the files, and settled by the next start or undo.
-  const rows = activityRows(await settledEntries(activity, { persist: false }), since);
+  const entries = await settledEntries(activity, { persist: false });
+  if (config.json === true) {
+    process.stdout.write(`${JSON.stringify(activityItems(entries, since), null, 2)}\n`);
+    return;
+  }
+  const rows = activityRows(entries, since);
   if (rows.length === 1) {
     log(config.since === undefined ? 'The assistant has changed nothing in this vault that is on record.' : `The assistant has changed nothing since ${config.since}.`);
     return;

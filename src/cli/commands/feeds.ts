@@ -17,6 +17,12 @@ export async function feedsCommand(config: FeedsConfig): Promise<void> {
   }
   if (config.action === 'list') {
     const feeds = await readSubscriptions(vault);
+    if (config.json === true) {
+      // What the table shows; the validators kept for the next pull are the server's business.
+      const items = feeds.map(({ name, folder, url, added, lastPulled, lastError }) => ({ name, folder, url, added, ...(lastPulled === undefined ? {} : { lastPulled }), ...(lastError === undefined ? {} : { lastError }) }));
+      process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+      return;
+    }
     if (feeds.length === 0) {
       log(`You follow no feeds in ${vault} yet; add one with: dexi-vault feeds add URL`);
       return;

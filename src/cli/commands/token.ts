@@ -31,6 +31,12 @@ export async function token(config: TokenConfig, log: (line: string) => void): P
     }
     case 'list': {
       const tokens = await listTokens(vault);
+      if (config.json === true) {
+        // The same fields as the table; the token itself is never kept, so never shown.
+        const items = tokens.map((item) => ({ name: item.name, scopes: item.scopes, ...(item.folder === undefined ? {} : { folder: item.folder }), ...(item.tag === undefined ? {} : { tag: item.tag }), created: item.created }));
+        process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
+        return;
+      }
       if (tokens.length === 0) {
         log(`No tokens for ${vault} yet; create one with: dexi-vault token create --name NAME`);
         return;
