@@ -59,14 +59,17 @@ describe('dexi-vault command line', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
   });
 
-  it('prints usage on stdout for --help and exits 0', async () => {
-    for (const args of [['--help'], ['-h'], ['serve', '--help']]) {
+  it('prints usage on stdout for --help and exits 0: the whole usage, or one command\'s part of it', async () => {
+    for (const args of [['--help'], ['-h'], ['serve', '--help'], ['help', 'index']]) {
       const result = await runCli(args, { env: env() });
+      const whole = args.length === 1;
+      const shown = args[0] === 'help' ? 'index' : 'serve';
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout, args.join(' ')).toMatch(/^Usage:\n/);
-      expect(result.stdout).toContain('dexi-vault serve [--vault DIR]');
-      expect(result.stdout).toContain('dexi-vault index [--vault DIR]');
-      expect(result.stdout).toContain('--note-cap N');
+      expect(result.stdout).toContain(`dexi-vault ${shown} [--vault DIR]`);
+      // The whole usage holds every command; one command's help, that command alone.
+      expect(result.stdout.includes(`dexi-vault ${shown === 'serve' ? 'index' : 'serve'} [--vault DIR]`), args.join(' ')).toBe(whole);
+      expect(result.stdout.includes('--note-cap N'), args.join(' ')).toBe(shown === 'serve');
       expect(result.stderr, args.join(' ')).toBe('');
     }
   });
