@@ -37,10 +37,15 @@ export async function awaitFirstRead(vault: Vault, policy: AccessPolicy, what: s
   if (!progress) {
     if (await vault.whenReady(waitMs)) return;
   } else if (await waitTelling(vault, isBounded(policy), waitMs, progress)) return;
-  const { done, total, phase } = vault.progress;
-  // How far the read is counts the whole vault: only a connection that sees all of it is told.
-  const where = phase === 'reading' && total > 0 && !isBounded(policy) ? ` (${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes read)` : '';
+  const read = notesRead(vault, isBounded(policy));
+  const where = read ? ` (${read.done.toLocaleString('en')} of ${read.total.toLocaleString('en')} notes read)` : '';
   throw new NotReadyError(`${what}${where}; try again in a few seconds.`);
+}
+
+/** How far the read is, in notes; undefined for a bounded connection, since the counts are the whole vault's, or before the count is known. */
+function notesRead(vault: Vault, bounded: boolean): { done: number; total: number } | undefined {
+  const { done, total, phase } = vault.progress;
+  return !bounded && phase === 'reading' && total > 0 ? { done, total } : undefined;
 }
 
 /** Waits up to `waitMs` for the read, telling `progress` how far it is every PROGRESS_STEP_MS; true once read. */
@@ -48,8 +53,8 @@ async function waitTelling(vault: Vault, bounded: boolean, waitMs: number, progr
   const started = performance.now();
   for (let left = waitMs; left > 0; left = waitMs - (performance.now() - started)) {
     if (await vault.whenReady(Math.min(PROGRESS_STEP_MS, left))) return true;
-    const { done, total, phase } = vault.progress;
-    if (!bounded && phase === 'reading' && total > 0) progress(done, total);
+    const read = notesRead(vault, bounded);
+    if (read) progress(read.done, read.total);
     else progress(Math.round((performance.now() - started) / 1000));
   }
   return false;

@@ -89,6 +89,7 @@ export function noteNamed(view: VaultView, name: string): NameLookup {
   const [only, second] = titled;
   if (only && !second) return { id: only.record.id };
   if (!only) return { refused: 'Note not found' };
-  const paths = titled.map(pathName).filter((path): path is string => path !== undefined).slice(0, 3);
+  // Sorted: the notes come in the order they were read, which differs from one start to the next.
+  const paths = titled.map(pathName).filter((path): path is string => path !== undefined).sort().slice(0, 3);
   return { refused: `${titled.length} notes are titled "${name}"; name one by its path${paths.length > 0 ? `, such as ${paths.map((path) => `"${path}"`).join(' or ')}` : ''}.` };
 }

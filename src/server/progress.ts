@@ -8,6 +8,7 @@
 import type { ProgressToken, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultView } from '../access/view.js';
 import { READY_WAIT_WITH_PROGRESS_MS } from '../access/readiness.js';
+import { viewReadyForRequest } from './errors.js';
 import type { ToolContext } from '../tools/tool.js';
 
 const PROGRESS_INTERVAL_MS = 100;
@@ -53,4 +54,14 @@ export async function awaitReadWithProgress(view: VaultView, progress: Progress 
   const told = (done: number, total?: number): void =>
     progress(done, total, total === undefined ? `Waiting for the vault to be read (${done} s so far)` : `Reading the vault: ${done.toLocaleString('en')} of ${total.toLocaleString('en')} notes`);
   await view.assertReady(undefined, READY_WAIT_WITH_PROGRESS_MS, told).catch(() => undefined);
+}
+
+/**
+ * Before a request other than a tool call (a prompt, a resource list, read
+ * or subscription): the same wait as a tool call's, then the protocol error
+ * of a vault still being read.
+ */
+export async function readyForRequest(view: VaultView, params: { _meta?: { progressToken?: ProgressToken } } | undefined, send: Send): Promise<void> {
+  await awaitReadWithProgress(view, progressSender(params?._meta?.progressToken, send));
+  await viewReadyForRequest(view);
 }

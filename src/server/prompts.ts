@@ -6,8 +6,7 @@ import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import { tagFilterCandidates } from '../format/tags.js';
 import { formatLocal } from '../format/time.js';
-import { viewReadyForRequest } from './errors.js';
-import { awaitReadWithProgress, progressSender } from './progress.js';
+import { readyForRequest } from './progress.js';
 import { NOTE_TEMPLATE } from './resources.js';
 import { completeNoteName, MAX_COMPLETIONS } from './note-names.js';
 
@@ -131,8 +130,7 @@ export function serveAsPrompts(server: Server, context: ToolContext): void {
     if (unknown.length > 0) throw new McpError(ErrorCode.InvalidParams, `The prompt "${prompt.name}" takes ${prompt.arguments.map((a) => a.name).join(', ')}, not ${unknown.join(', ')}.`);
     // Only a folder or a tag given needs the vault: a prompt's text is the same before the first read is done.
     if (prompt.arguments.some((argument) => (given[argument.name]?.trim() ?? '') !== '')) {
-      await awaitReadWithProgress(view, progressSender(request.params._meta?.progressToken, extra.sendNotification));
-      await viewReadyForRequest(view);
+      await readyForRequest(view, request.params, extra.sendNotification);
     }
     const args: Record<string, string | undefined> = {};
     for (const argument of prompt.arguments) {

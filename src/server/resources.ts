@@ -7,19 +7,16 @@ import {
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
-  type ProgressToken,
   type Resource,
-  type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VaultView, VisibleNote } from '../access/view.js';
 import { TopK } from '../index/top-k.js';
 import type { ToolContext } from '../tools/tool.js';
 import { DexiError } from '../vault/errors.js';
 import { formatIso } from '../format/time.js';
-import { viewReadyForRequest } from './errors.js';
 import { ResourceChanges } from './resource-changes.js';
 import { noteNamed } from './note-names.js';
-import { awaitReadWithProgress, progressSender } from './progress.js';
+import { readyForRequest } from './progress.js';
 
 /**
  * Notes as MCP resources, so that a client can let the person attach a note
@@ -92,12 +89,6 @@ export function serveNotesAsResources(server: Server, context: ToolContext): () 
   return () => changes.stop();
 }
 
-/** Waits for the first read as a tool call does: longer, telling how far it is, when the request asked for progress. */
-async function ready(view: VaultView, extra: { _meta?: { progressToken?: ProgressToken } } | undefined, send: (notification: ServerNotification) => Promise<void>): Promise<void> {
-  await awaitReadWithProgress(view, progressSender(extra?._meta?.progressToken, send));
-  await viewReadyForRequest(view);
-}
-
 /** The note id a request's URI names, or an error saying what a note's URI looks like. */
 function idOf(uri: string): string {
   const id = noteIdOfUri(uri);
@@ -108,7 +99,7 @@ function idOf(uri: string): string {
 /** `resources/list`: every visible note, newest first, a page at a time; the first list starts the client's `list_changed`. */
 function serveList(server: Server, view: VaultView, changes: ResourceChanges): void {
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
-    await ready(view, request.params, extra.sendNotification);
+    await readyForRequest(view, request.params, extra.sendNotification);
     const offset = offsetOf(request.params?.cursor);
     // Only the notes up to the page are kept in order, as list_notes does: sorting
     // every note took the first page 227 ms at 100,000 notes (median over stdio).
@@ -148,7 +139,7 @@ function serveRead(server: Server, view: VaultView): void {
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const { uri } = request.params;
     const name = idOf(uri);
-    await ready(view, request.params, extra.sendNotification);
+    await readyForRequest(view, request.params, extra.sendNotification);
     const named = noteNamed(view, name);
     // -32002 is the specification's "resource not found".
     if ('refused' in named) throw new McpError(-32002, named.refused, { uri });
@@ -170,9 +161,11 @@ function serveRead(server: Server, view: VaultView): void {
 function serveSubscriptions(server: Server, view: VaultView, changes: ResourceChanges): void {
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     const name = idOf(request.params.uri);
-    await ready(view, request.params, extra.sendNotification);
+    await readyForRequest(view, request.params, extra.sendNotification);
     const named = noteNamed(view, name);
     if ('refused' in named) throw new McpError(-32002, named.refused, { uri: request.params.uri });
+    // Changes are told by the note's id URI (and unsubscribe names it so): a name would follow one URI and hear of another.
+    if (named.id !== name) throw new McpError(ErrorCode.InvalidParams, `Follow a note by its id: ${noteUri(named.id)}.`, { uri: request.params.uri });
     changes.follow(named.id);
     return {};
   });

@@ -225,6 +225,8 @@ describe('completing the template\'s note_id from titles', () => {
       expect(read.contents[0]?._meta?.path, name).toBe(file);
     }
     await expect(h.client.readResource({ uri: 'dexi-note://Plan' })).rejects.toThrow('2 notes are titled "Plan"; name one by its path, such as "Home/plan" or "Work/plan".');
+    // A subscription follows the id URI its changes are told by: a name is answered with that id.
+    await expect(h.client.subscribeResource({ uri: 'dexi-note://Home/plan' })).rejects.toThrow('Follow a note by its id: dexi-note://id-home-plan.');
     // A connection limited to a folder completes from its own notes alone, and a title repeated outside it is its own.
     const bounded = await connectClient(h.runtime, { folder: 'Work' });
     try {
