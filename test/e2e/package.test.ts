@@ -16,8 +16,8 @@ import { eventually, ROOT, run, TOOL_NAMES } from '../support/process.js';
  * inside the repository fails here.
  *
  * The one install script of the tree, hnswlib-node's, compiles its C++ add-on
- * (about 80 s of a core); the project's own `npm ci`, which ran before these
- * tests could, has just proven that build on this machine. So the install runs
+ * (16 s of CPU, 35 s at a load of 11 on two cores); the project's own `npm ci`,
+ * which comes before any test run, proves that build on this machine. So the install runs
  * with --ignore-scripts and the repository's built add-on is placed where the
  * package's loader looks, when it is the same version built for this platform,
  * CPU and Node ABI (scripts/native-addon.mjs, which `npm run bundle` uses too);
