@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ADDON_PACKAGE, builtAddon, packagesWithInstallScripts, placeAddon } from './native-addon.mjs';
 
 const exec = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -131,14 +132,24 @@ async function installDependencies(staging) {
   // out), deleting dist/. The bundle runs none of them. Everything else stays:
   // "type": "module" makes dist/ load as ESM, the dependency lists keep
   // package.json and the lockfile in step for `npm ci`, and allowScripts lets
-  // hnswlib-node build its native add-on.
+  // hnswlib-node build its native add-on when the repository's is not reused.
   const manifestPath = path.join(staging, 'package.json');
   const pkg = JSON.parse(await readFile(manifestPath, 'utf8'));
   delete pkg.scripts;
   await writeFile(manifestPath, `${JSON.stringify(pkg, null, 2)}\n`);
 
+  // The add-on the repository's own install built, when it is the one this
+  // install would compile (see native-addon.mjs): then nothing runs an install
+  // script, which only hnswlib-node has among the production dependencies.
+  const lock = JSON.parse(await readFile(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const scripted = packagesWithInstallScripts(lock.packages ?? {}, (entry) => entry.dev === true || entry.peer === true);
+  const locked = lock.packages?.[`node_modules/${ADDON_PACKAGE}`]?.version;
+  const prebuilt = scripted.length === 1 && scripted[0] === ADDON_PACKAGE ? await builtAddon(ROOT, locked) : { reason: 'other packages have install scripts' };
+
   // --prefix as well as cwd, so that the install lands in the staging folder however npm looks for the project root.
-  await run(NPM, ['ci', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', staging], { cwd: staging, what: 'npm ci in the staging folder' });
+  const args = ['ci', '--omit=dev', '--omit=peer', '--no-audit', '--no-fund', '--loglevel=error', ...(prebuilt.files ? ['--ignore-scripts'] : []), '--prefix', staging];
+  await run(NPM, args, { cwd: staging, what: 'npm ci in the staging folder' });
+  if (prebuilt.files) await placeAddon(prebuilt.files, path.join(staging, 'node_modules', ADDON_PACKAGE));
 
   const loads = async () => {
     try {
@@ -150,7 +161,8 @@ async function installDependencies(staging) {
   };
   if (!(await loads())) {
     // npm skips a dependency's install script unless allowScripts approves it;
-    // if the policy in package.json did not reach this install, build it explicitly.
+    // if the policy in package.json did not reach this install, or the reused
+    // add-on does not load after all, build it explicitly.
     await run(NPM, ['rebuild', 'hnswlib-node', '--prefix', staging], { cwd: staging, what: 'Building hnswlib-node (npm rebuild)' });
     if (!(await loads())) fail('hnswlib-node was installed but its native add-on does not load, even after npm rebuild.');
   }

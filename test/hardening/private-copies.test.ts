@@ -1,14 +1,12 @@
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir } from '../../src/storage/dexi-dir.js';
 import { historyDir } from '../../src/vault/record/activity.js';
 import { NoteFiles } from '../../src/vault/note-files.js';
 import { undo } from '../../src/vault/record/undo.js';
-import { mkdtemp } from 'node:fs/promises';
 import { sessions } from '../support/sessions.js';
-import type { Harness } from '../support/helpers.js';
+import { removeDir, tempDir, type Harness } from '../support/helpers.js';
 
 /**
  * The copies the server keeps of note text (the history of replaced
@@ -81,18 +79,22 @@ describe.skipIf(process.platform === 'win32')('copies of note text under .dexi/'
   });
 
   it("makes a conflict copy with the note's mode, so a 0600 note's text is not left readable beside it", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'dexi-copy-mode-'));
-    await writeFile(path.join(dir, 'Private.md'), 'mine\n');
-    await chmod(path.join(dir, 'Private.md'), 0o600);
-    await writeFile(path.join(dir, 'Open.md'), 'ours\n');
-    await chmod(path.join(dir, 'Open.md'), 0o644);
-    const files = new NoteFiles(dir, { clock: { now: () => new Date('2026-12-02T10:00:00Z') }, log: () => undefined });
-    await files.saveConflictCopy('Private.md', Buffer.from('late private text\n'));
-    await files.saveConflictCopy('Open.md', Buffer.from('late open text\n'));
-    // A deleted note is gone from its path: its mode is handed over.
-    await files.saveConflictCopy('Gone.md', Buffer.from('late text of a deleted note\n'), 0o600);
-    const copies = (await readdir(dir)).filter((name) => name.includes('(conflict'));
-    const modes = Object.fromEntries(await Promise.all(copies.map(async (name) => [name.replace(/ \(conflict.*$/, ''), await modeOf(path.join(dir, name))] as const)));
-    expect(modes).toEqual({ Private: 0o600, Open: 0o644, Gone: 0o600 });
+    const dir = await tempDir('dexi-copy-mode-');
+    try {
+      await writeFile(path.join(dir, 'Private.md'), 'mine\n');
+      await chmod(path.join(dir, 'Private.md'), 0o600);
+      await writeFile(path.join(dir, 'Open.md'), 'ours\n');
+      await chmod(path.join(dir, 'Open.md'), 0o644);
+      const files = new NoteFiles(dir, { clock: { now: () => new Date('2026-12-02T10:00:00Z') }, log: () => undefined });
+      await files.saveConflictCopy('Private.md', Buffer.from('late private text\n'));
+      await files.saveConflictCopy('Open.md', Buffer.from('late open text\n'));
+      // A deleted note is gone from its path: its mode is handed over.
+      await files.saveConflictCopy('Gone.md', Buffer.from('late text of a deleted note\n'), 0o600);
+      const copies = (await readdir(dir)).filter((name) => name.includes('(conflict'));
+      const modes = Object.fromEntries(await Promise.all(copies.map(async (name) => [name.replace(/ \(conflict.*$/, ''), await modeOf(path.join(dir, name))] as const)));
+      expect(modes).toEqual({ Private: 0o600, Open: 0o644, Gone: 0o600 });
+    } finally {
+      await removeDir(dir);
+    }
   });
 });

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EmailError, emailSources, formatAddress, looksLikeMbox, parseEmail, readMbox, startsLikeMbox } from '../../src/import/email.js';
 import { extractTags } from '../../src/format/markdown/analyze.js';
 import type { EmailMessage, EmailSource } from '../../src/import/email.js';
+import { removeDir } from '../support/helpers.js';
 
 /** Header lines and a body joined with CRLF, as mail travels; `latin1` keeps `\xNN` escapes as single bytes. */
 function mail(headers: string[], body: string, eol = '\r\n'): Buffer {
@@ -14,9 +15,18 @@ function mail(headers: string[], body: string, eol = '\r\n'): Buffer {
 const BASE = ['From: Ada Lovelace <ada@example.org>', 'To: bob@example.org', 'Subject: Hello', 'Date: Tue, 05 Mar 2024 10:00:00 +0000', 'Message-ID: <abc.123@example.org>'];
 const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n', 'latin1');
 
+/** Every folder tempDir made, removed after the file's tests. */
+const made: string[] = [];
+
 function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'dexi-email-'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dexi-email-'));
+  made.push(dir);
+  return dir;
 }
+
+afterAll(async () => {
+  await Promise.all(made.map((dir) => removeDir(dir)));
+});
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddingPool } from '../../../src/index/vectors/embedding-pool.js';
 import { SemanticIndexer, type SemanticProgress } from '../../../src/index/vectors/semantic-indexer.js';
+import { removeDir } from '../../support/helpers.js';
 import { withTempDir } from '../../support/vectors.js';
 
 const NOTES: Record<string, string> = {
@@ -32,15 +33,18 @@ async function waitUntilReady(indexer: SemanticIndexer, timeoutMs = 30_000): Pro
 }
 
 describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
-  const open: SemanticIndexer[] = [];
+  const open: { indexer: SemanticIndexer; cacheDir: string }[] = [];
   const make = (cacheDir: string, log: string[] = []): SemanticIndexer => {
     const indexer = new SemanticIndexer({ cacheDir, embedder: { kind: 'use-lite' }, workers: 1, log: (line) => log.push(line) });
-    open.push(indexer);
+    open.push({ indexer, cacheDir });
     return indexer;
   };
   afterEach(async () => {
     vi.restoreAllMocks();
-    await Promise.all(open.splice(0).map((i) => i.close()));
+    const closing = open.splice(0);
+    await Promise.all(closing.map(({ indexer }) => indexer.close()));
+    // Closing saves the index, which makes its folder again if withTempDir has removed it already.
+    await Promise.all(closing.map(({ cacheDir }) => removeDir(path.dirname(cacheDir))));
   });
 
   it('finds notes by meaning, keeps them across restarts and re-embeds only what changed', async () => {
