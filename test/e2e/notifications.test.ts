@@ -54,9 +54,20 @@ describe('notifications from the built CLI over stdio', () => {
       const renamed = (result.structuredContent as { renamed_notes: number }).renamed_notes;
       expect(renamed).toBeGreaterThan(1);
       expect(heard.length).toBeGreaterThan(0);
-      expect(heard.at(-1)).toMatchObject({ progress: renamed, total: renamed });
+      for (const step of heard) expect(step.total).toBe(renamed);
       for (let i = 1; i < heard.length; i++) expect(heard[i]?.progress).toBeGreaterThan(heard[i - 1]?.progress ?? Infinity);
-      expect(s.transportErrors).toEqual([]);
+      // The last step is always sent, just before the answer. The SDK's client
+      // hands a notification to its handler a microtask late but takes a
+      // response at once, so when both come in one read of stdout the step
+      // finds its request gone and reaches onerror instead, as an unknown token.
+      const lost = s.transportErrors.map((error) => error.message);
+      if (heard.at(-1)?.progress === renamed) expect(lost).toEqual([]);
+      else {
+        expect(lost).toHaveLength(1);
+        expect(lost[0]).toMatch(/^Received a progress notification for an unknown token: /);
+        expect(lost[0]).toContain(`"progress":${renamed}`);
+        expect(lost[0]).toContain(`"total":${renamed}`);
+      }
     },
     TIMEOUT,
   );
