@@ -16,16 +16,20 @@ const PROGRESS_INTERVAL_MS = 100;
 type Send = (notification: ServerNotification) => Promise<void>;
 type Progress = NonNullable<ToolContext['progress']>;
 
+/** A request's progress, and the highest progress it has sent so far (-Infinity before the first). */
+interface Sender {
+  progress: Progress;
+  highest: () => number;
+}
+
 /**
- * What sends one call's progress, or undefined when its request carried no
- * token. The protocol wants each notification's progress above the last:
- * one that is not (a second phase counting from 0 again) is not sent.
+ * What sends one request's progress. The protocol wants each notification's
+ * progress above the last: one that is not is not sent.
  */
-export function progressSender(token: ProgressToken | undefined, send: Send): Progress | undefined {
-  if (token === undefined) return undefined;
+function sender(token: ProgressToken, send: Send): Sender {
   let last = -Infinity;
   let sent = -Infinity;
-  return (done, total, message) => {
+  const progress: Progress = (done, total, message) => {
     const now = performance.now();
     const final = total !== undefined && done >= total;
     if (done <= sent || (!final && now - last < PROGRESS_INTERVAL_MS)) return;
@@ -35,12 +39,30 @@ export function progressSender(token: ProgressToken | undefined, send: Send): Pr
     // A client gone meanwhile is no reason to stop the call.
     send({ method: 'notifications/progress', params }).catch(() => undefined);
   };
+  return { progress, highest: () => sent };
 }
 
-/** The context for one call: `context` with `progress` when the request carried a token. */
-export function callContext(context: ToolContext, token: ProgressToken | undefined, send: Send): ToolContext {
-  const progress = progressSender(token, send);
-  return progress ? { ...context, progress } : context;
+/** What sends one request's progress, or undefined when it carried no token. */
+export function progressSender(token: ProgressToken | undefined, send: Send): Progress | undefined {
+  return token === undefined ? undefined : sender(token, send).progress;
+}
+
+/**
+ * One call's context, with `progress` when the request carried a token, and
+ * what the wait for the vault's first read tells (`waiting`) before the call
+ * runs. Both go out on the one token, so the call's own steps, which count
+ * from 0, are sent above the highest the wait sent: otherwise every one of
+ * them would be below it, and none would be sent.
+ */
+export function callContext(context: ToolContext, token: ProgressToken | undefined, send: Send): { call: ToolContext; waiting?: Progress } {
+  if (token === undefined) return { call: context };
+  const { progress: waiting, highest } = sender(token, send);
+  let base: number | undefined;
+  const progress: Progress = (done, total, message) => {
+    base ??= Math.max(0, highest());
+    waiting(base + done, total === undefined ? undefined : base + total, message);
+  };
+  return { call: { ...context, progress }, waiting };
 }
 
 /**

@@ -113,8 +113,9 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      const call = withConfirm(server, callContext(context, request.params._meta?.progressToken, extra.sendNotification), extra.signal);
-      await awaitReadWithProgress(call.view, call.progress);
+      const { call: plain, waiting } = callContext(context, request.params._meta?.progressToken, extra.sendNotification);
+      const call = withConfirm(server, plain, extra.signal);
+      await awaitReadWithProgress(call.view, waiting);
       return answerOf(tool, await tool.handler(parsed.data, call), limits.maxResponseBytes, readable && links());
     } catch (error) {
       return thrownResult(tool.name, error, log);

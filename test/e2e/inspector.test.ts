@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copySampleVault, removeDir, tempDir } from '../support/helpers.js';
@@ -13,6 +13,13 @@ import { CLI, INSPECTOR, run, STACK_FRAME, TOOL_NAMES, type Run } from '../suppo
  *
  * The inspector declares Node >= 22.19 but its CLI mode runs on Node 20; it is
  * started with this process's Node. It needs no network for a stdio target.
+ *
+ * It shows no notification (v2.12): its CLI makes its client with
+ * `progress: false`, prints only the one answer of its one method, and
+ * refuses `--method logging/tail` ("Unsupported method"). So the progress a
+ * call asks for with `--tool-metadata progressToken=…` is read here off the
+ * wire, and test/e2e/notifications.test.ts hears progress and log messages
+ * with the SDK's client.
  */
 
 const TIMEOUT = 90_000;
@@ -56,13 +63,36 @@ function inspectorEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Run `mcp-inspector --cli --format json <args> -- node dist/app/dexi-vault.js serve --vault DIR`. */
-function inspect(args: readonly string[]): Promise<Run> {
+/**
+ * Run `mcp-inspector --cli --format json <args> -- node dist/app/dexi-vault.js serve --vault DIR`;
+ * with `server` in front of the CLI's path when given (a program run with this Node).
+ */
+function inspect(args: readonly string[], server: readonly string[] = []): Promise<Run> {
   return run(
     process.execPath,
-    [INSPECTOR, '--cli', '--format', 'json', '--connect-timeout', '60000', ...args, '--', process.execPath, CLI, 'serve', '--vault', dir],
+    [INSPECTOR, '--cli', '--format', 'json', '--connect-timeout', '60000', ...args, '--', process.execPath, ...server, CLI, 'serve', '--vault', dir],
     { cwd: home, env: inspectorEnv(), timeoutMs: TIMEOUT - 5_000 },
   );
+}
+
+/**
+ * A program between the inspector and the server that copies what the server
+ * writes on stdout (the protocol's messages, one JSON line each) to a file:
+ * `node tap.mjs FILE node-arguments…`.
+ */
+const TAP = `import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+const [file, ...args] = process.argv.slice(2);
+const copy = createWriteStream(file);
+const child = spawn(process.execPath, args, { stdio: ['inherit', 'pipe', 'inherit'] });
+child.stdout.on('data', (chunk) => { copy.write(chunk); process.stdout.write(chunk); });
+child.on('exit', (code) => copy.end(() => process.exit(code ?? 1)));
+`;
+
+/** The messages the server sent, as the tap copied them. */
+async function wireOf(file: string): Promise<{ method?: string; params?: Record<string, unknown> }[]> {
+  const text = await readFile(file, 'utf8');
+  return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { method?: string; params?: Record<string, unknown> });
 }
 
 interface ToolResult {
@@ -158,6 +188,40 @@ describe('mcp-inspector --cli against the built server', () => {
       expect(contents[0]?.uri).toBe(first?.uri);
       expect(contents[0]?._meta.title).toBe(first?.title);
       expect(typeof contents[0]?.text).toBe('string');
+    },
+    TIMEOUT,
+  );
+  it(
+    'logging/setLevel answers with an empty result',
+    async () => {
+      const output = await inspect(['--method', 'logging/setLevel', '--log-level', 'warning']);
+      expect(output.code, describeRun(output)).toBe(0);
+      expect(resultOf<Record<string, unknown>>(output)).toEqual({});
+    },
+    TIMEOUT,
+  );
+  it(
+    'tools/call rename_tag with a progress token: the server sends progress with that token, and the call succeeds',
+    async () => {
+      const tap = path.join(home, 'tap.mjs');
+      const wire = path.join(home, 'wire.jsonl');
+      await writeFile(tap, TAP);
+      try {
+        const output = await inspect(
+          ['--method', 'tools/call', '--tool-name', 'rename_tag', '--tool-arg', 'from=garden', '--tool-arg', 'to=gardening', '--tool-metadata', 'progressToken=7'],
+          [tap, wire],
+        );
+        expect(output.code, describeRun(output)).toBe(0);
+        const result = resultOf<ToolResult>(output);
+        expect(result.isError).not.toBe(true);
+        expect((result.structuredContent as { renamed_notes: number }).renamed_notes).toBeGreaterThan(1);
+        // Progress of the wait for the vault's first read, of the rename, or both: whichever this call met.
+        const progress = (await wireOf(wire)).filter((message) => message.method === 'notifications/progress');
+        expect(progress.length, describeRun(output)).toBeGreaterThan(0);
+        for (const message of progress) expect(message.params).toMatchObject({ progressToken: 7, progress: expect.any(Number) });
+      } finally {
+        await removeDir(wire);
+      }
     },
     TIMEOUT,
   );

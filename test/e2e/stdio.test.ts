@@ -4,7 +4,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copySampleVault, removeDir, writeVault } from '../support/helpers.js';
-import { isAlive, startStdioServer, type StdioServer } from '../support/stdio-server.js';
+import { hangUp, startStdioServer, type StdioServer } from '../support/stdio-server.js';
 import { CLI, countNotes, eventually, ROOT, STACK_FRAME, TOOL_NAMES } from '../support/process.js';
 
 /**
@@ -77,12 +77,8 @@ beforeEach(async () => {
 afterEach(async () => {
   const current = served;
   served = undefined;
-  if (current) {
-    const pid = current.transport.pid;
-    await current.client.close();
-    // The server exits when its client hangs up.
-    if (pid !== null) await eventually(async () => (isAlive(pid) ? undefined : true), 5_000, `server ${pid} to exit`);
-  }
+  // The server exits when its client hangs up.
+  if (current) await hangUp(current);
   await removeDir(dir);
 });
 

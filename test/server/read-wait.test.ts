@@ -62,17 +62,33 @@ const probe = defineTool({
   },
 });
 
+/** Once the vault is read, reports three steps of its own work, as a bulk tool does (rename_tag). */
+const counter = defineTool({
+  name: 'counter',
+  title: 'Counter',
+  description: 'Counts to three once the vault is read.',
+  scope: 'notes:read',
+  annotations: { readOnlyHint: true },
+  input: z.object({}),
+  output: z.object({ counted: z.number() }),
+  async handler(_args, { view, progress }) {
+    await view.assertReady();
+    for (let done = 1; done <= 3; done++) progress?.(done, 3);
+    return { counted: 3 };
+  },
+});
+
 async function connect(vault: ReadingVault, policy: AccessPolicy): Promise<Client> {
   const view = new VaultView(vault as unknown as Vault, [], policy);
-  const server = createMcpServer({ name: 'dexi-vault', version: 'test', tools: [probe], context: { view, settings: DEFAULT_SETTINGS, clock: new TestClock() }, log: () => undefined });
+  const server = createMcpServer({ name: 'dexi-vault', version: 'test', tools: [probe, counter], context: { view, settings: DEFAULT_SETTINGS, clock: new TestClock() }, log: () => undefined });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return client;
 }
 
-/** Calls probe while the vault reads `step` notes each time the client hears progress (or every 200 ms without a token). */
-async function callWhileReading(policy: AccessPolicy, withToken: boolean, step = 100): Promise<{ result: CallToolResult; heard: Progress[] }> {
+/** Calls `tool` while the vault reads `step` notes each time the client hears progress (or every 200 ms without a token). */
+async function callWhileReading(policy: AccessPolicy, withToken: boolean, step = 100, tool = 'probe'): Promise<{ result: CallToolResult; heard: Progress[] }> {
   const vault = new ReadingVault();
   const client = await connect(vault, policy);
   const heard: Progress[] = [];
@@ -86,7 +102,7 @@ async function callWhileReading(policy: AccessPolicy, withToken: boolean, step =
       }
     : {};
   try {
-    const result = (await client.callTool({ name: 'probe', arguments: {} }, undefined, options)) as CallToolResult;
+    const result = (await client.callTool({ name: tool, arguments: {} }, undefined, options)) as CallToolResult;
     return { result, heard };
   } finally {
     clearInterval(timer);
@@ -116,6 +132,22 @@ describe('a call while the vault is still being read', () => {
       expect(step.message).toMatch(/^Waiting for the vault to be read \(\d+ s so far\)$/);
       expect(JSON.stringify(step)).not.toContain('400');
     }
+  });
+
+  // Progress must rise across all of a request's notifications: the call's
+  // own steps, counting from 1 again, would all be below the wait's and none
+  // would be sent.
+  it('with a progress token, a call that then does its own work: hears the read, then its steps counted on above it', async () => {
+    const { result, heard } = await callWhileReading(createPolicy(), true, 100, 'counter');
+    expect(result.structuredContent).toEqual({ counted: 3 });
+    const reading = heard.filter((step) => step.message?.startsWith('Reading the vault'));
+    const working = heard.slice(reading.length);
+    expect(reading.length).toBeGreaterThanOrEqual(3);
+    const waited = reading.at(-1)?.progress ?? Number.NaN;
+    expect(working.length).toBeGreaterThanOrEqual(1);
+    expect(working.at(-1)).toEqual({ progress: waited + 3, total: waited + 3 });
+    expect(new Set(heard.map((step) => step.progress)).size).toBe(heard.length);
+    expect(heard.map((step) => step.progress)).toEqual([...heard.map((step) => step.progress)].sort((a, b) => a - b));
   });
 
   it('without a progress token: hears nothing, and answers once the read is done within the wait', async () => {

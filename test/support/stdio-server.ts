@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { eventually } from './process.js';
 
 /** The server's stderr is kept up to this many characters (the last half of it once over). */
 const STDERR_KEPT = 200_000;
@@ -106,6 +107,13 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Std
     call: async (name, args = {}, timeoutMs) =>
       (await client.callTool({ name, arguments: args }, undefined, timeoutMs === undefined ? undefined : { timeout: timeoutMs })) as CallToolResult,
   };
+}
+
+/** Hang up, as a client does, and wait (at most `timeoutMs`) for the server to exit, as it does then. */
+export async function hangUp(served: StdioServer, timeoutMs = 5_000): Promise<void> {
+  const pid = served.transport.pid;
+  await served.client.close();
+  if (pid !== null) await eventually(async () => (isAlive(pid) ? undefined : true), timeoutMs, `server ${pid} to exit`);
 }
 
 export function isAlive(pid: number): boolean {
