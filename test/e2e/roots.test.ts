@@ -1,6 +1,6 @@
 import type { CallToolResult, Root } from '@modelcontextprotocol/sdk/types.js';
 import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { cp, realpath } from 'node:fs/promises';
+import { cp, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -150,6 +150,13 @@ describe('serve over stdio with the vault taken from the client\'s roots', () =>
     const s = await serve(vault, {});
     expect(listed(await s.call('list_notes', { size: 50 })).total).toBe(await countNotes(vault));
     expect(await s.stderrMatching(/Serving/)).toContain('the current folder (the client offers no roots, and neither --vault nor $DEXI_VAULT names a vault)');
+  });
+
+  it('ends, with the sentence --vault would get, when the root chosen cannot be opened as a vault', async () => {
+    await writeFile(path.join(vault, '.dexi', 'settings.json'), '{ not json');
+    const s = await serve(elsewhere, { roots: [rootOf(vault)] });
+    await expect(s.call('list_notes', {})).rejects.toThrow(/Connection closed/);
+    expect(await s.stderrMatching(/settings/)).toContain(`${await realpath(vault)}/.dexi/settings.json is not valid JSON; fix or delete it.`);
   });
 
   it('keeps the boundary of the command line over a root', async () => {
