@@ -28,9 +28,14 @@ function stdioPolicy(config: ServeConfig): AccessPolicy {
   return createPolicy(policyOptions);
 }
 
+/** The name and version every server announces in its initialize answer. */
+function serverInfo(): { name: string; version: string } {
+  return { name: 'dexi-vault', version: version() };
+}
+
 /** What the stdio connection's server is built of, whichever way its vault was found. */
 function stdioServerOptions(runtime: ServedVault, policy: AccessPolicy): ServerOptions {
-  return { name: 'dexi-vault', version: version(), tools: ALL_TOOLS, context: runtime.context(policy), log, logs: runtime.logs };
+  return { ...serverInfo(), tools: ALL_TOOLS, context: runtime.context(policy), log, logs: runtime.logs };
 }
 
 function logFailedRead(runtime: ServedVault): void {
@@ -65,10 +70,11 @@ async function serve(config: ServeConfig): Promise<void> {
 async function serveFromRoots(config: ServeConfig): Promise<void> {
   const policy = stdioPolicy(config);
   // logging: the real server has the vault's log feed (stdioServerOptions).
-  const boot = serverShell({ name: 'dexi-vault', version: version(), logging: true, instructions: instructionsBeforeVault(policy) }, policy);
+  const boot = serverShell({ ...serverInfo(), logging: true, instructions: instructionsBeforeVault(policy) }, policy);
   let runtime: ServedVault | undefined;
   let puller: ReturnType<typeof feedPuller> | undefined;
   const stop = stopSignals({ hurry: () => runtime?.hurry() });
+  log(`Neither --vault nor $DEXI_VAULT names a vault: it is taken from the client's roots once the client connects (version ${version()}).`);
   const open = async (client: typeof boot): Promise<typeof boot> => {
     const { folder, from } = await clientVaultFolder(client, config.vault, log);
     runtime = await openServedVault({ ...config, vault: folder.root }, true, folder);
@@ -99,7 +105,7 @@ async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig[
       host: http.host,
       allowedOrigins: http.allowOrigins,
       tools: ALL_TOOLS,
-      serverInfo: { name: 'dexi-vault', version: version() },
+      serverInfo: serverInfo(),
       log,
     });
   } catch (error) {

@@ -67,6 +67,14 @@ export class Handover {
   /** The stand-in's requests still unanswered: their answers go to it even after the handover (both servers number requests from 0). */
   private readonly bootAsked = new Set<RequestId>();
   private live = false;
+  /**
+   * Settles on the client's `initialized`, or on its first other request
+   * after `initialize` from a client that never sends it: either way the
+   * client takes the connection as open, and nothing it asks would be
+   * answered without the real server.
+   */
+  readonly opened: Promise<void>;
+  private markOpened: () => void = () => undefined;
 
   constructor(
     private readonly inner: Transport,
@@ -86,6 +94,9 @@ export class Handover {
       (message, options) => this.sendFromReal(message, options),
       () => inner.close(),
     );
+    this.opened = new Promise((resolve) => {
+      this.markOpened = resolve;
+    });
     inner.onmessage = (message, extra) => {
       if ('method' in message && message.method === ROOTS_CHANGED) rootsChanged();
       else this.route(message, extra);
@@ -122,6 +133,7 @@ export class Handover {
       (isJSONRPCRequest(message) && message.method === 'ping');
     if (forBoot) this.boot.onmessage?.(message, extra);
     else this.waiting.push({ message, extra });
+    if (this.initialized !== undefined || (this.initialize !== undefined && !forBoot)) this.markOpened();
   }
 
   /** The real server has connected: it hears what the client said so far, in order, then everything live. */

@@ -26,7 +26,7 @@ export async function serveStdio(server: Server, instructions?: () => string): P
 /**
  * Serve one connection over stdin/stdout whose server can be made only
  * once the client has said who it is (see handover.ts): `boot` answers
- * `initialize`, and after the client's `initialized`, `open(boot)` makes
+ * `initialize`, and after the client's `initialized` (`Handover.opened`), `open(boot)` makes
  * the real server (it may ask the client through `boot`, as for its roots).
  * Resolves when the client hangs up; rejects, with the connection closed,
  * when `open` fails.
@@ -40,12 +40,9 @@ export async function serveStdioDeferred(boot: Server, open: (boot: Server) => P
     // The client hung up: the connection closes, and with it what it listened to (the server's onclose).
     process.stdin.once('end', () => void current.close().catch(() => undefined).finally(resolve));
   });
-  const initialized = new Promise<void>((resolve) => {
-    boot.oninitialized = resolve;
-  });
   await boot.connect(handover.boot);
   await handover.start();
-  void initialized
+  void handover.opened
     .then(() => open(boot))
     .then(async (server) => {
       current = server;

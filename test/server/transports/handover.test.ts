@@ -105,6 +105,40 @@ describe('Handover', () => {
     expect(realHeard).toBe(0);
   });
 
+  it('opens on the client\'s initialized, or on its first request from a client that never sends it', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const handover = new Handover(serverSide, () => undefined);
+    const boot = new Server(INFO, CAPABILITIES);
+    await boot.connect(handover.boot);
+    await handover.start();
+    const answers = new Map<unknown, JSONRPCMessage>();
+    const waiters = new Map<unknown, () => void>();
+    clientSide.onmessage = (message) => {
+      if (!('id' in message)) return;
+      answers.set(message.id, message);
+      waiters.get(message.id)?.();
+    };
+    await clientSide.start();
+    const answered = (id: number): Promise<JSONRPCMessage> =>
+      answers.has(id) ? Promise.resolve(answers.get(id) as JSONRPCMessage) : new Promise((resolve) => waiters.set(id, () => resolve(answers.get(id) as JSONRPCMessage)));
+    let opened = false;
+    void handover.opened.then(() => {
+      opened = true;
+    });
+    await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await answered(1);
+    await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await answered(2);
+    expect(opened).toBe(false);
+    await clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    await handover.opened;
+    const real = realServer();
+    await real.connect(handover.real);
+    expect(await answered(3)).toMatchObject({ id: 3, result: { tools: [{ name: 'list_notes' }] } });
+    expect(real.getClientVersion()).toEqual({ name: 'raw', version: '1' });
+    await real.close();
+  });
+
   it('closes with the real server once it has the connection', async () => {
     const wired = await wire();
     const real = realServer();
