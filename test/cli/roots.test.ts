@@ -2,7 +2,10 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { firstRootFolder, rootCandidates, type RootCandidate } from '../../src/cli/roots.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { clientVaultFolder, firstRootFolder, rootCandidates, type RootCandidate } from '../../src/cli/roots.js';
 import { removeDir, tempDir } from '../support/helpers.js';
 
 /**
@@ -80,5 +83,62 @@ describe('firstRootFolder: the first root that is a folder, every other said in 
     const folder = await firstRootFolder([{ uri: 'https://example.com/' }, { uri: uri('Two') }], (line) => lines.push(line));
     expect(folder?.root).toBe(await realpath(path.join(dir, 'Two')));
     expect(lines).toEqual(["Skipped the client's root https://example.com/: its scheme is https, and only file:// roots name a folder."]);
+  });
+});
+
+describe('clientVaultFolder: the root, else the current folder, and why', () => {
+  let dir: string;
+  let lines: string[];
+
+  beforeEach(async () => {
+    dir = await tempDir('dexi-client-roots-');
+    lines = [];
+    await mkdir(path.join(dir, 'vault'));
+    await mkdir(path.join(dir, 'here'));
+  });
+
+  afterEach(async () => {
+    await removeDir(dir);
+  });
+
+  /** A stand-in for the SDK server: the client's capabilities, and its answer to roots/list read with the schema the server is given. */
+  function client(roots: boolean, answer: () => unknown): Server {
+    return {
+      getClientCapabilities: () => (roots ? { roots: {} } : {}),
+      request: async (_request: unknown, schema: z.ZodType) => schema.parse(answer()),
+    } as unknown as Server;
+  }
+
+  const timeout = (): never => {
+    throw new McpError(ErrorCode.RequestTimeout, 'Request timed out');
+  };
+  const cases: [string, boolean, (vault: string) => unknown, string, string, string[]][] = [
+    ['a client without roots', false, () => timeout(), 'here', 'the current folder (the client offers no roots, and neither --vault nor $DEXI_VAULT names a vault)', []],
+    ['a root that is a folder', true, (vault) => ({ roots: [{ uri: pathToFileURL(vault).href, name: 'notes' }] }), 'vault', "the client's root", []],
+    // The SDK's own schema would refuse the whole list for the https root; each is judged alone.
+    [
+      'a root beside one of another scheme',
+      true,
+      (vault) => ({ roots: [{ uri: 'https://example.com/' }, { uri: pathToFileURL(vault).href }] }),
+      'vault',
+      "the client's root",
+      ["Skipped the client's root https://example.com/: its scheme is https, and only file:// roots name a folder."],
+    ],
+    ['no roots listed', true, () => ({ roots: [] }), 'here', 'the current folder (the client named no root)', []],
+    ['no answer in time', true, () => timeout(), 'here', 'the current folder (the client named no root)', ['The client did not list its roots within 10 s.']],
+    [
+      'an answer that is no list of roots',
+      true,
+      () => ({ roots: 'file:///notes' }),
+      'here',
+      'the current folder (the client named no root)',
+      ["The client's list of roots could not be read: it is not a list of roots, each with a uri."],
+    ],
+  ];
+  it.each(cases)('%s', async (_what, roots, answer, served, from, said) => {
+    const vault = path.join(dir, 'vault');
+    const chosen = await clientVaultFolder(client(roots, () => answer(vault)), path.join(dir, 'here'), (line) => lines.push(line));
+    expect(chosen).toEqual({ folder: { root: await realpath(path.join(dir, served)) }, from });
+    expect(lines).toEqual(said);
   });
 });
