@@ -14,6 +14,12 @@ export { UsageError } from './usage.js';
 export interface ServeConfig {
   command: 'serve';
   vault: string;
+  /**
+   * Whether --vault or $DEXI_VAULT named the vault. Without either, `vault`
+   * is the current folder, and over stdio a client that offers roots names
+   * the vault instead (src/cli/roots.ts).
+   */
+  vaultGiven: boolean;
   scopes: Set<Scope>;
   folder?: string;
   tag?: string;
@@ -135,16 +141,17 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
 
   const { values } = parseOptions(args, command === 'serve' ? SERVE_OPTIONS : INDEX_OPTIONS, false);
   if (values.help) return { command: 'help', topic: command };
-  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+  const given = (values.vault as string | undefined) ?? env.DEXI_VAULT;
+  const vault = given ?? process.cwd();
   const model = (values.model as string | undefined) ?? 'use-lite';
   if (model.trim() === '') throw usage('--model takes a model: use-lite, a transformers.js model id or folder, or none.');
   if (command === 'index') return { command, vault, model };
-  return serveConfig(values, env, vault, model);
+  return serveConfig(values, env, { vault, vaultGiven: given !== undefined }, model);
 }
 
 /** The configuration of serve, from its options once the vault and the model are known. */
-function serveConfig(values: Record<string, unknown>, env: NodeJS.ProcessEnv, vault: string, model: string): ServeConfig {
-  const config: ServeConfig = { command: 'serve', vault, scopes: new Set(['notes:read', 'notes:write']), shared: [], model };
+function serveConfig(values: Record<string, unknown>, env: NodeJS.ProcessEnv, vault: Pick<ServeConfig, 'vault' | 'vaultGiven'>, model: string): ServeConfig {
+  const config: ServeConfig = { command: 'serve', ...vault, scopes: new Set(['notes:read', 'notes:write']), shared: [], model };
   try {
     applyAccessOptions(config, values, env);
     if (values['review-tags'] !== undefined) {

@@ -14,7 +14,7 @@ export const STOP_SAVE_MS = 3000;
  * the index cache first; a signal while it stops abandons that save at
  * once (no temporary file is left; the cache stays as last saved).
  */
-export function stopSignals(runtime: ServedVault): { signalled: Promise<void>; begin(): void } {
+export function stopSignals(runtime: Pick<ServedVault, 'hurry'>): { signalled: Promise<void>; begin(): void } {
   let stopping = false;
   let signalled: () => void = () => undefined;
   const onSignal = (): void => {
@@ -34,8 +34,11 @@ export function stopSignals(runtime: ServedVault): { signalled: Promise<void>; b
   };
 }
 
-/** Stop within STOP_SAVE_MS and a little: the cache is saved or left as it was, and a stop that hangs anyway still ends. */
-export async function stopServing(runtime: ServedVault, stop: { begin(): void }, puller: { stop(): Promise<void> } | undefined): Promise<void> {
+/**
+ * Stop within STOP_SAVE_MS and a little: the cache is saved or left as it was, and a stop that hangs anyway still ends.
+ * No `runtime`: the vault was not open yet (it was to come from the client's roots), so there is nothing to save.
+ */
+export async function stopServing(runtime: ServedVault | undefined, stop: { begin(): void }, puller: { stop(): Promise<void> } | undefined): Promise<void> {
   stop.begin();
   const saveBy = Date.now() + STOP_SAVE_MS;
   setTimeout(() => {
@@ -43,7 +46,7 @@ export async function stopServing(runtime: ServedVault, stop: { begin(): void },
     process.exit(0);
   }, STOP_SAVE_MS + 2000).unref();
   await puller?.stop();
-  await runtime.close(Math.max(0, saveBy - Date.now()));
+  await runtime?.close(Math.max(0, saveBy - Date.now()));
   // Nothing else should keep the process alive once the client hangs up.
   process.exit(0);
 }

@@ -20,7 +20,8 @@ export function usage(message: string, topic?: Topic): UsageError {
 }
 
 export const USAGE = `Usage:
-  dexi-vault serve [--vault DIR]            MCP over stdio (the default command)
+  dexi-vault serve [--vault DIR]            MCP over stdio (the default command); with neither --vault nor
+                                            $DEXI_VAULT, a client that offers roots names the vault: its first root
       --scopes notes:read,notes:write       what the connection may do (default: both)
       --read-only                           the same as --scopes notes:read (also DEXI_READ_ONLY=true)
       --folder NAME                         limit the connection to one folder and its subfolders

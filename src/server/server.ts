@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { hasScope, isBounded, type Scope } from '../access/policy.js';
+import { hasScope, isBounded, type AccessPolicy, type Scope } from '../access/policy.js';
 import type { Logger } from '../vault/vault.js';
 import { missingScope, type ToolContext, type ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/answer-size.js';
@@ -73,7 +73,7 @@ export function createMcpServer(options: ServerOptions): Server {
   const policy = context.view.policy;
   // A connection that may not read has no notes to offer as resources.
   const readable = hasScope(policy, 'notes:read');
-  const server = newServer(options, readable);
+  const server = serverShell({ ...options, logging: options.logs !== undefined }, policy);
   const stops: (() => void)[] = [];
   if (readable) {
     serveAsPrompts(server, context);
@@ -126,15 +126,22 @@ export function createMcpServer(options: ServerOptions): Server {
   return server;
 }
 
-/** The server of one connection, with the capabilities its policy allows: resources, prompts and completions only for one that may read. */
-function newServer(options: ServerOptions, readable: boolean): Server {
+/**
+ * The server of one connection, with no handlers of its own yet and the
+ * capabilities its policy allows: resources, prompts and completions only
+ * for one that may read, logging with a log feed. The one place they are
+ * decided: `createMcpServer` builds on it, and so does the stand-in that
+ * answers `initialize` before the vault is known (src/cli/commands/serve-roots.ts),
+ * so that a client is told the same either way.
+ */
+export function serverShell(options: Pick<ServerOptions, 'name' | 'version' | 'instructions'> & { logging: boolean }, policy: AccessPolicy): Server {
   return new Server(
     { name: options.name, version: options.version },
     {
       capabilities: {
         tools: { listChanged: false },
-        ...(options.logs ? { logging: {} } : {}),
-        ...(readable ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
+        ...(options.logging ? { logging: {} } : {}),
+        ...(hasScope(policy, 'notes:read') ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },

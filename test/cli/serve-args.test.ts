@@ -50,6 +50,22 @@ describe('parseCli: read-only serving, from the flag or from an MCP bundle\'s DE
   });
 });
 
+describe('parseCli: whether the vault was given, or is left to the client\'s roots', () => {
+  const cases: [string[], Record<string, string>, string, boolean][] = [
+    [['serve', '--vault', '/v'], {}, '/v', true],
+    [['serve', '--vault', '/v'], { DEXI_VAULT: '/notes' }, '/v', true],
+    [['serve'], { DEXI_VAULT: '/notes' }, '/notes', true],
+    [['serve', '--read-only'], { DEXI_VAULT: '/notes' }, '/notes', true],
+    [['serve'], {}, process.cwd(), false],
+    [['--model', 'none'], {}, process.cwd(), false],
+    [['serve', '--http', '0'], {}, process.cwd(), false],
+  ];
+  it.each(cases)('%j with %j serves %s, given: %s', (argv, env, vault, given) => {
+    const config = parseCli(argv, env);
+    expect(config.command === 'serve' && { vault: config.vault, given: config.vaultGiven }).toEqual({ vault, given });
+  });
+});
+
 describe('parseCli: activity and undo', () => {
   const accepted: [string[], unknown][] = [
     [['activity'], { command: 'activity', vault: '/notes' }],

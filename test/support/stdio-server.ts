@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from './process.js';
 
 /** The server's stderr is kept up to this many characters (the last half of it once over). */
@@ -39,6 +39,8 @@ export interface StdioServerOptions {
   launcher?: readonly string[];
   /** The server's whole environment; default the SDK's few safe variables (HOME, PATH, …). */
   env?: Record<string, string>;
+  /** What the client declares (roots, elicitation), with its handlers of the server's requests, set before it connects. */
+  offers?: { capabilities: ClientCapabilities; handle(client: Client): void };
 }
 
 /** Spawn `node ARGS…` and connect; throws (with the server's stderr) when it does not answer initialize. */
@@ -75,7 +77,8 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Std
       waiters.add(check);
       check();
     });
-  const client = new Client({ name: options.clientName, version: '1.0.0' });
+  const client = new Client({ name: options.clientName, version: '1.0.0' }, options.offers ? { capabilities: options.offers.capabilities } : undefined);
+  options.offers?.handle(client);
   const transportErrors: Error[] = [];
   let closed = false;
   client.onclose = () => {
