@@ -25,7 +25,7 @@ export type EmbeddingStatus =
   | { state: 'unusable'; problem: string }
   | { state: 'embedded'; model: string; dimensions: number; notesWithOpening: number; notesInFull: number; bytes: number; savedMs: number };
 
-/** Feeds and tokens are read from files a person may have edited: `problem` when one cannot be read. */
+/** Feeds, tokens and the record are read from files a person may have edited: `problem`, a sentence, when one cannot be read. */
 export interface FeedsStatus {
   count: number;
   lastPulled?: string;
@@ -128,7 +128,7 @@ function embeddingsLine(status: VaultStatus, nowMs: number): string {
 const FAILING_NAMED = 3;
 
 function feedsLine(feeds: FeedsStatus, nowMs: number): string {
-  if (feeds.problem !== undefined) return `cannot be read: ${feeds.problem}`;
+  if (feeds.problem !== undefined) return printable(feeds.problem);
   if (feeds.count === 0) return 'none; follow one with dexi-vault feeds add URL';
   const pulled = feeds.lastPulled === undefined ? 'never pulled' : `last pulled ${when(feeds.lastPulled, nowMs)}`;
   if (feeds.failing.length === 0) return `${counted(feeds.count, 'feed')}, ${pulled}`;
@@ -139,7 +139,7 @@ function feedsLine(feeds: FeedsStatus, nowMs: number): string {
 }
 
 function tokensLine(tokens: TokensStatus): string {
-  if (tokens.problem !== undefined) return `cannot be read: ${tokens.problem}`;
+  if (tokens.problem !== undefined) return printable(tokens.problem);
   if (tokens.count === 0) return 'none; make one for serve --http with dexi-vault token create --name NAME';
   const kinds = Object.entries(tokens.byScopes)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -148,7 +148,7 @@ function tokensLine(tokens: TokensStatus): string {
 }
 
 function recordLine(record: RecordStatus, nowMs: number): string {
-  if (record.problem !== undefined) return `cannot be read: ${record.problem}`;
+  if (record.problem !== undefined) return printable(record.problem);
   if (record.last === undefined) return 'none on record';
   const { time, tool, by, change } = record.last;
   const undoable = record.undoable === 0 ? 'none can be undone' : `${record.undoable.toLocaleString('en')} can be undone`;

@@ -133,7 +133,9 @@ export async function readCachedRecords(folder: string): Promise<CachedRecords> 
   try {
     file = await open(cacheFile(folder), 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'missing' };
+    // ENOTDIR: a `.dexi` that is a file holds no cache either.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
     throw error;
   }
   try {

@@ -1,22 +1,23 @@
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { listTokens } from '../../access/tokens.js';
-import { readSubscriptions } from '../../import/feeds.js';
+import { feedsFile, readSubscriptions } from '../../import/feeds.js';
 import { readCachedRecords, type CachedRecords } from '../../index/cache.js';
 import { replayMoves } from '../../index/moves-journal.js';
 import { readSnapshotSummary } from '../../index/vectors/snapshot-meta.js';
-import { cacheDir as ownCacheDir, outsideCacheDir, vectorsDir } from '../../storage/dexi-dir.js';
+import { cacheDir as ownCacheDir, dexiDir, outsideCacheDir, tokensFile, vectorsDir } from '../../storage/dexi-dir.js';
 import { systemClock } from '../../vault/clock.js';
 import { DexiError } from '../../vault/errors.js';
 import type { NoteRecord } from '../../vault/note.js';
 import { settledEntries } from '../../vault/record/activity-settle.js';
-import { ActivityLog } from '../../vault/record/activity.js';
+import { activityFile, ActivityLog } from '../../vault/record/activity.js';
 import { recordSummary } from '../../vault/record/undo.js';
 import { scanVault, type FileStat } from '../../vault/scan.js';
 import { changeText } from '../activity.js';
 import type { StatusConfig } from '../args.js';
 import { log } from '../log.js';
 import { indexDrift, statusJson, statusLines, type EmbeddingStatus, type FeedsStatus, type RecordStatus, type TextIndexStatus, type TokensStatus, type VaultStatus } from '../status.js';
-import { openVaultFolder, userCacheHome } from '../vault-folder.js';
+import { describeCode, openVaultFolder, userCacheHome } from '../vault-folder.js';
 
 /**
  * `status [--json]`: where the vault stands, gathered by reading only. It
@@ -41,11 +42,13 @@ export async function gatherStatus(dir: string): Promise<VaultStatus> {
   const [scan, found] = await Promise.all([scanVault(root, () => undefined), textIndexCache(root, outside)]);
   const { cacheDir, cached } = found;
   const records = cached.state === 'saved' ? (await replayMoves(cacheDir, cached.records)).records : undefined;
+  // A `.dexi` that is a file holds none of them; the Read-only line says why, once.
+  const holdsNothing = (await stat(dexiDir(root)).catch(() => undefined))?.isDirectory() === false;
   const [embeddings, feeds, tokens, record] = await Promise.all([
     embeddingStatus(outside ?? cacheDir, scan.files, records),
-    feedsStatus(root),
-    tokensStatus(root),
-    recordStatus(root),
+    holdsNothing ? { count: 0, failing: [] } : feedsStatus(root),
+    holdsNothing ? { count: 0, byScopes: {} } : tokensStatus(root),
+    holdsNothing ? { changes: 0, undoable: 0 } : recordStatus(root),
   ]);
   return {
     vault: root,
@@ -68,7 +71,12 @@ async function textIndexCache(root: string, outside: string | undefined): Promis
     if (cached.state !== 'missing') return { cacheDir: outside, cached };
   }
   const cacheDir = ownCacheDir(root);
-  return { cacheDir, cached: await readCachedRecords(cacheDir) };
+  // The vault's own cache of a vault this user cannot write may be private to its owner: then there is none to start from.
+  const cached = await readCachedRecords(cacheDir).catch((error: unknown) => {
+    if (outside === undefined) throw error;
+    return { state: 'missing' } as const;
+  });
+  return { cacheDir, cached };
 }
 
 function textIndexStatus(cached: CachedRecords, files: readonly FileStat[], records: readonly NoteRecord[] | undefined): TextIndexStatus {
@@ -101,9 +109,14 @@ async function embeddingStatus(cache: string, files: readonly FileStat[], record
   };
 }
 
-/** A file a person may have edited by hand that cannot be read: said in its section, so the rest of the status still shows. */
-function problemOf(error: unknown): string {
+/**
+ * A file that cannot be read (edited by hand, another user's, a `.dexi` that
+ * is a file): said in its section, so the rest of the status still shows.
+ */
+function problemOf(error: unknown, file: string): string {
   if (error instanceof DexiError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined) return `${file} cannot be read (${describeCode(code)})`;
   throw error;
 }
 
@@ -115,7 +128,7 @@ async function feedsStatus(root: string): Promise<FeedsStatus> {
     const last = pulls.at(-1);
     return { count: feeds.length, ...(last === undefined ? {} : { lastPulled: last }), failing };
   } catch (error) {
-    return { count: 0, failing: [], problem: problemOf(error) };
+    return { count: 0, failing: [], problem: problemOf(error, feedsFile(root)) };
   }
 }
 
@@ -129,7 +142,7 @@ async function tokensStatus(root: string): Promise<TokensStatus> {
     }
     return { count: tokens.length, byScopes };
   } catch (error) {
-    return { count: 0, byScopes: {}, problem: problemOf(error) };
+    return { count: 0, byScopes: {}, problem: problemOf(error, tokensFile(root)) };
   }
 }
 
@@ -140,6 +153,6 @@ async function recordStatus(root: string): Promise<RecordStatus> {
     const { calls, undoable, last } = recordSummary(entries);
     return { changes: calls, undoable, ...(last === undefined ? {} : { last: { time: last.time, tool: last.tool, by: last.by, change: changeText(last) } }) };
   } catch (error) {
-    return { changes: 0, undoable: 0, problem: problemOf(error) };
+    return { changes: 0, undoable: 0, problem: problemOf(error, activityFile(root)) };
   }
 }

@@ -113,7 +113,8 @@ export async function readSnapshotSummary(dir: string): Promise<SnapshotSummary 
   try {
     [text, savedMs] = await Promise.all([readFile(file, 'utf8'), stat(file).then((info) => info.mtimeMs)]);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
     throw error;
   }
   const meta = parseMeta(text);
