@@ -31,10 +31,11 @@ export function localTimestamp(iso: string): string {
 
 /** A recorded write as one line; paths as `printable` shows them (a name cannot reorder or hide what is printed around it). */
 function change(entry: ActivityRecord): string {
-  return printable(rawChange(entry));
+  return printable(changeText(entry));
 }
 
-function rawChange(entry: ActivityRecord): string {
+/** A recorded write in words, as recorded ("changed Work/plan.md"): `activity --json` and `status` give it so. Pure. */
+export function changeText(entry: ActivityRecord): string {
   switch (entry.action) {
     case 'created':
       return `created ${entry.path}`;
@@ -97,7 +98,7 @@ export function activityItems(entries: readonly ActivityRecord[], since: Date | 
       tool: entry.tool,
       by: entry.by,
       call: entry.call,
-      change: rawChange(entry),
+      change: changeText(entry),
       ...(late.has(key(entry)) ? { late: true as const } : {}),
       ...(undone.has(entry.call) ? { undone: true as const } : {}),
       ...(entry.undoes !== undefined ? { undo: true as const } : {}),

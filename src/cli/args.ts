@@ -87,6 +87,13 @@ export interface ActivityConfig {
   json?: boolean;
 }
 
+/** `status [--json]`: where the vault stands, read without writing anything. */
+export interface StatusConfig {
+  command: 'status';
+  vault: string;
+  json?: boolean;
+}
+
 /** `undo NOTE` or `undo --last`. */
 export interface UndoConfig {
   command: 'undo';
@@ -94,7 +101,7 @@ export interface UndoConfig {
   target: { note: string } | { last: true };
 }
 
-export type CliConfig = ServeConfig | IndexConfig | TokenConfig | ImportConfig | FeedsConfig | ActivityConfig | UndoConfig | HelpConfig | VersionConfig;
+export type CliConfig = ServeConfig | IndexConfig | TokenConfig | ImportConfig | FeedsConfig | ActivityConfig | UndoConfig | StatusConfig | HelpConfig | VersionConfig;
 
 /** Where each kind's notes go unless `--folder` says otherwise. */
 export const DEFAULT_IMPORT_FOLDERS = { bookmarks: 'Bookmarks', email: 'Mail' } as const;
@@ -137,6 +144,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliCo
   if (command === 'feeds') return parseFeedsCommand(rest, env);
   if (command === 'activity') return parseActivityCommand(rest, env);
   if (command === 'undo') return parseUndoCommand(rest, env);
+  if (command === 'status') return parseStatusCommand(rest, env);
   if (command !== 'serve' && command !== 'index') throw usage(`Unknown command "${command}".${didYouMean(command, TOPICS, '')}`);
 
   const { values } = parseOptions(args, command === 'serve' ? SERVE_OPTIONS : INDEX_OPTIONS, false);
@@ -294,6 +302,13 @@ function parseActivityCommand(argv: readonly string[], env: NodeJS.ProcessEnv): 
   // The span is read against the clock when the command runs; here only its form is checked.
   if (!isSinceForm(since)) throw usage(`--since takes a span such as 30m, 12h, 1d or 2w, or a date such as 2026-12-01; not "${since}".`);
   return { command: 'activity', vault, since: since.trim(), ...json };
+}
+
+function parseStatusCommand(argv: readonly string[], env: NodeJS.ProcessEnv): StatusConfig | HelpConfig {
+  const { values } = parseOptions(argv, { vault: { type: 'string' }, ...JSON_OPTION }, false);
+  if (values.help) return { command: 'help', topic: 'status' };
+  const vault = (values.vault as string | undefined) ?? env.DEXI_VAULT ?? process.cwd();
+  return values.json === true ? { command: 'status', vault, json: true } : { command: 'status', vault };
 }
 
 function parseUndoCommand(argv: readonly string[], env: NodeJS.ProcessEnv): UndoConfig | HelpConfig {

@@ -35,6 +35,8 @@ async function run(config: CliConfig): Promise<void> {
       return (await import('./commands/activity.js')).activityCommand(config);
     case 'undo':
       return (await import('./commands/undo.js')).undoCommand(config);
+    case 'status':
+      return (await import('./commands/status.js')).statusCommand(config);
   }
 }
 

@@ -43,6 +43,8 @@ export const USAGE = `Usage:
       --pull-feeds MINUTES                  pull the feeds you follow at start and every MINUTES while serving
   dexi-vault index [--vault DIR] [--model MODEL]
                                             build or refresh the indexes (text and vectors), with progress, and exit
+  dexi-vault status [--vault DIR] [--json]  where the vault stands: notes and folders, the indexes, embeddings,
+                                            feeds, tokens, the assistant's last change; reads, writes nothing
   dexi-vault token create --name NAME [--vault DIR] [--scopes ...] [--folder NAME] [--tag TAG]
                                             make a token for --http; prints it once, as the last line
   dexi-vault token list [--vault DIR] [--json]
@@ -77,7 +79,7 @@ a note you deleted stays deleted.
 --vault defaults to $DEXI_VAULT, else the current directory.`;
 
 /** The commands, as `dexi-vault help COMMAND` and `COMMAND --help` name them. */
-export const TOPICS = ['serve', 'index', 'token', 'import', 'feeds', 'activity', 'undo'] as const;
+export const TOPICS = ['serve', 'index', 'status', 'token', 'import', 'feeds', 'activity', 'undo'] as const;
 export type Topic = (typeof TOPICS)[number];
 
 const FOOTER = '--vault defaults to $DEXI_VAULT, else the current directory.';

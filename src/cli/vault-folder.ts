@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, copyFile, mkdir, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheDir as ownCacheDir, dexiDir, outsideCacheDir, probeWritable } from '../storage/dexi-dir.js';
+import { cacheDir as ownCacheDir, dexiDir, lookWritable, outsideCacheDir, probeWritable } from '../storage/dexi-dir.js';
 import { cacheFile } from '../index/cache.js';
 import { GIT_HISTORY_CACHE_FILE } from '../vault/git/git-history.js';
 import { VaultUnavailableError } from '../vault/vault.js';
@@ -81,12 +81,13 @@ function unavailable(shown: string, error: unknown): VaultUnavailableError {
 
 /**
  * Find the vault folder `dir` names; with `probe`, also try whether it can
- * be written (`probeWritable`, which may make an empty `.dexi/` in it).
+ * be written (`probeWritable`, which may make an empty `.dexi/` in it), or
+ * with `'look'` only ask (`lookWritable`, which writes nothing: `status`).
  * Throws a `VaultUnavailableError` naming the vault when it is missing, a
  * file or unreadable; the vault's `.dexi/` folder is named when only that
  * cannot be read.
  */
-export async function openVaultFolder(dir: string, probe: boolean): Promise<VaultFolder> {
+export async function openVaultFolder(dir: string, probe: boolean | 'look'): Promise<VaultFolder> {
   const shown = path.resolve(dir);
   let root: string;
   try {
@@ -105,7 +106,7 @@ export async function openVaultFolder(dir: string, probe: boolean): Promise<Vaul
     });
   }
   if (!probe) return { root };
-  const writability = await probeWritable(root);
+  const writability = probe === 'look' ? await lookWritable(root) : await probeWritable(root);
   if (writability.writable) return { root };
   const why = readOnlyReason(writability.code);
   return why === undefined ? { root } : { root, readOnlyBecause: why };

@@ -55,12 +55,17 @@ export function cacheFile(folder: string): string {
 class DamagedCache extends Error {}
 class OtherVersion extends Error {}
 
-/**
- * Read and check the cache file section by section, the postings straight
- * into the Int32Array the index keeps (the records and metadata are parsed
- * and dropped), so that the loaded index does not hold the whole file.
- */
-async function decode(file: FileHandle): Promise<CacheSnapshot> {
+/** Where index.bin's sections end, as its footer says; see the layout above. */
+interface Layout {
+  postingBytes: number;
+  recordBytes: number;
+  metaBytes: number;
+  /** The SHA-1 the footer holds of everything before it. */
+  digest: Buffer;
+}
+
+/** The footer of an open cache file, checked against the file's length; throws DamagedCache or OtherVersion. */
+async function readLayout(file: FileHandle): Promise<Layout> {
   const { size } = await file.stat();
   if (size < FOOTER_BYTES) throw new DamagedCache('too short');
   const footer = Buffer.alloc(FOOTER_BYTES);
@@ -74,6 +79,25 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
   if (!valid(postingBytes) || !valid(recordBytes) || !valid(metaBytes) || postingBytes % 4 !== 0 || postingBytes + recordBytes + metaBytes !== size - FOOTER_BYTES) {
     throw new DamagedCache('lengths');
   }
+  return { postingBytes, recordBytes, metaBytes, digest: footer.subarray(40, 40 + HASH_BYTES) };
+}
+
+function decodedRecords(section: Buffer): NoteRecord[] {
+  try {
+    return decodeRecords(section);
+  } catch (error) {
+    if (error instanceof DamagedRecords) throw new DamagedCache(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Read and check the cache file section by section, the postings straight
+ * into the Int32Array the index keeps (the records and metadata are parsed
+ * and dropped), so that the loaded index does not hold the whole file.
+ */
+async function decode(file: FileHandle): Promise<CacheSnapshot> {
+  const { postingBytes, recordBytes, metaBytes, digest } = await readLayout(file);
   const hash = createHash('sha1');
   const postings = new Int32Array(postingBytes / 4);
   const postingView = Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
@@ -82,17 +106,61 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
   const rest = Buffer.alloc(recordBytes + metaBytes);
   await readExactly(file, rest, postingBytes);
   hash.update(rest);
-  if (!hash.digest().equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
-  let records: NoteRecord[];
-  try {
-    records = decodeRecords(rest.subarray(0, recordBytes));
-  } catch (error) {
-    if (error instanceof DamagedRecords) throw new DamagedCache(error.message);
-    throw error;
-  }
+  if (!hash.digest().equals(digest)) throw new DamagedCache('checksum');
+  const records = decodedRecords(rest.subarray(0, recordBytes));
   const meta = JSON.parse(rest.toString('utf8', recordBytes)) as FullTextMeta;
   if (typeof meta !== 'object' || meta === null) throw new DamagedCache('shape');
   return { records, fulltext: FullTextIndex.fromSnapshot(meta, postings) };
+}
+
+/** The postings are hashed this much at a time by `readCachedRecords`, which does not keep them. */
+const HASH_SLICE = 4 * 1024 * 1024;
+
+/** What `readCachedRecords` finds: the records the next start would begin from, or why there are none. */
+export type CachedRecords =
+  | { state: 'saved'; records: NoteRecord[]; bytes: number; savedMs: number }
+  | { state: 'missing' }
+  | { state: 'other-version' | 'damaged'; bytes: number; savedMs: number };
+
+/**
+ * The note records of the cache in `folder`, checked as `loadSnapshot`
+ * checks them (the whole file's checksum) without building the full-text
+ * index: for `dexi-vault status`, which says whether the next start can
+ * trust the cache and reads nothing else of it. Writes nothing.
+ */
+export async function readCachedRecords(folder: string): Promise<CachedRecords> {
+  let file: FileHandle;
+  try {
+    file = await open(cacheFile(folder), 'r');
+  } catch (error) {
+    // ENOTDIR: a `.dexi` that is a file holds no cache either.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { state: 'missing' };
+    throw error;
+  }
+  try {
+    const { size: bytes, mtimeMs: savedMs } = await file.stat();
+    try {
+      const { postingBytes, recordBytes, metaBytes, digest } = await readLayout(file);
+      const hash = createHash('sha1');
+      const slice = Buffer.alloc(Math.min(HASH_SLICE, postingBytes));
+      for (let at = 0; at < postingBytes; at += slice.length) {
+        const piece = slice.subarray(0, Math.min(slice.length, postingBytes - at));
+        await readExactly(file, piece, at);
+        hash.update(piece);
+      }
+      const rest = Buffer.alloc(recordBytes + metaBytes);
+      await readExactly(file, rest, postingBytes);
+      if (!hash.update(rest).digest().equals(digest)) throw new DamagedCache('checksum');
+      return { state: 'saved', records: decodedRecords(rest.subarray(0, recordBytes)), bytes, savedMs };
+    } catch (error) {
+      if (error instanceof OtherVersion) return { state: 'other-version', bytes, savedMs };
+      if (error instanceof DamagedCache) return { state: 'damaged', bytes, savedMs };
+      throw error;
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /** Fill `into` from `file` at `position`; throws if the file ends first. */

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { ensureIgnoredDir, ensureTeammateCacheDir, teammateCacheDir } from '../storage/dexi-dir.js';
+import { ensureIgnoredDir, ensureTeammateCacheDir, teammateCacheDir, vectorsDir } from '../storage/dexi-dir.js';
 import { toSearchText } from '../format/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
@@ -58,7 +57,7 @@ export class Indexing {
   ) {
     if (options.semantic) {
       this.semantic = new SemanticIndexer({
-        cacheDir: path.join(own.cacheDir, 'vectors'),
+        cacheDir: vectorsDir(own.cacheDir),
         embedder: options.semantic.embedder,
         workers: options.semantic.workers,
         log: options.log,

@@ -59,6 +59,11 @@ export function sharedCacheDir(cache: string): string {
   return path.join(cache, 'shared');
 }
 
+/** The vector snapshot of the semantic index (src/index/vectors/vector-snapshot.ts). */
+export function vectorsDir(cache: string): string {
+  return path.join(cache, 'vectors');
+}
+
 /** Where transformers.js keeps models it downloads from the hub. */
 export function modelsDir(cache: string): string {
   return path.join(cache, 'models');
@@ -168,3 +173,24 @@ export async function probeWritable(vaultRoot: string): Promise<Writability> {
     return refused(error);
   }
 }
+
+/**
+ * Whether the vault looks writable, asked without writing anything (for
+ * `dexi-vault status`, a read): `access` on the vault folder and on
+ * `.dexi/` when it is there. Unlike `probeWritable` it cannot tell a folder
+ * whose modes say yes but whose writes fail; that is left to the commands
+ * that write.
+ */
+export async function lookWritable(vaultRoot: string): Promise<Writability> {
+  const dir = dexiDir(vaultRoot);
+  try {
+    await access(vaultRoot, constants.W_OK);
+    const inner = await stat(dir).catch(() => undefined);
+    if (inner !== undefined && !inner.isDirectory()) return { writable: false, code: 'ENOTDIR' };
+    if (inner !== undefined) await access(dir, constants.W_OK);
+    return { writable: true };
+  } catch (error) {
+    return { writable: false, code: (error as NodeJS.ErrnoException).code ?? 'EACCES' };
+  }
+}
+

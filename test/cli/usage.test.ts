@@ -61,12 +61,13 @@ describe('help, whole or for one command', () => {
     [['feeds', 'list', '--help'], 'feeds'],
     [['activity', '--help'], 'activity'],
     [['undo', '--help'], 'undo'],
+    [['status', '--help'], 'status'],
   ])('%j', (argv, topic) => {
     expect(parseCli(argv, env)).toEqual(topic === undefined ? { command: 'help' } : { command: 'help', topic });
   });
 
   it('refuses help on a command that does not exist', () => {
-    expect(() => parseCli(['help', 'frob'], env)).toThrow('There is no command "frob"; the commands are serve, index, token, import, feeds, activity, undo.');
+    expect(() => parseCli(['help', 'frob'], env)).toThrow('There is no command "frob"; the commands are serve, index, status, token, import, feeds, activity, undo.');
   });
 
   it.each(TOPICS.map((topic) => [topic]))('%s: its own lines of the usage, and no other command', (topic) => {

@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
-import { cacheDir } from '../../src/storage/dexi-dir.js';
+import { cacheDir, vectorsDir } from '../../src/storage/dexi-dir.js';
 import { copySampleVault, removeDir, tempDir, writeVault } from '../support/helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
 import { countNotes, runCli, STACK_FRAME } from '../support/process.js';
@@ -124,4 +124,79 @@ describe('dexi-vault command line', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(gitStatus(dir)).toBe('');
   });
+
+  it('status reads a vault never indexed and an indexed one, as lines and as JSON, and changes no byte of it', async () => {
+    const dir = await copySampleVault();
+    cleanup.push(dir);
+    // A vault with no .dexi at all: status must not make one.
+    await rm(path.join(dir, '.dexi'), { recursive: true, force: true });
+    const notes = await countNotes(dir);
+    const fresh = await treeOf(dir);
+    const first = await runCli(['status', '--vault', dir], { env: env() });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain(`Notes        ${notes} notes in `);
+    expect(first.stdout).toContain('Text index   not indexed yet; run dexi-vault index');
+    expect(first.stdout).toContain('Embeddings   not embedded yet;');
+    expect(first.stdout).toContain('Last change  none on record');
+    expect(first.stdout).toContain('Read-only    no');
+    const firstJson = await runCli(['status', '--vault', dir, '--json'], { env: env() });
+    expect(firstJson.code, firstJson.stderr).toBe(0);
+    const before = JSON.parse(firstJson.stdout) as Record<string, Record<string, unknown>>;
+    expect(before.notes).toBe(notes);
+    expect(before.textIndex?.state).toBe('not-indexed');
+    expect(before.embeddings?.state).toBe('not-embedded');
+    expect(await treeOf(dir)).toEqual(fresh);
+
+    const indexed = await runCli(['index', '--vault', dir, '--model', 'none'], { env: env(), timeoutMs: 60_000 });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    // What a server would have left: a token, a feed whose last pull failed, one write on record, and vectors of two notes (one only of its opening).
+    expect((await runCli(['token', 'create', '--name', 'laptop', '--scopes', 'notes:read', '--vault', dir], { env: env() })).code).toBe(0);
+    const feed = { url: 'https://blog.example/feed.xml', name: 'Blog', folder: 'Feeds/Blog', added: '2026-12-01T08:00:00.000Z', lastPulled: '2026-12-02T08:00:00.000Z', lastError: 'HTTP 404' };
+    await writeFile(path.join(dir, '.dexi', 'feeds.json'), `${JSON.stringify({ feeds: [feed] })}\n`);
+    const write = { time: '2026-12-02T09:00:00.000Z', call: 'c1', tool: 'update_note', by: 'stdio', action: 'changed', id: 'n1', path: 'Welcome.md', before: 'a', after: 'b' };
+    await writeFile(path.join(dir, '.dexi', 'activity.jsonl'), `${JSON.stringify(write)}\n`);
+    const records = (await loadSnapshot(cacheDir(dir), () => undefined))?.records ?? [];
+    const [one, two] = records.map((record) => record.id);
+    await mkdir(vectorsDir(cacheDir(dir)));
+    const meta = { format: 'dexi-vectors', version: 1, embedderId: 'use-lite-512', dimensions: 2, vectors: { file: 'vectors-x.f32', sha256: '0', chunks: 2 }, graph: null, notes: [[one, 'ab', [0]], [two, 'cd+opening/3', [1]], ['gone', 'ef', []]] };
+    await writeFile(path.join(vectorsDir(cacheDir(dir)), 'meta.json'), JSON.stringify(meta));
+    const kept = await treeOf(dir);
+
+    const after = await runCli(['status', '--vault', dir], { env: env() });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toBe('');
+    expect(after.stdout).toMatch(/^Text index {3}up to date \(saved just now, [\d.]+ KB\)$/m);
+    expect(after.stdout).toContain(`Embeddings   use-lite-512: 2 of ${notes} notes with their opening embedded, 1 in full (saved just now, `);
+    expect(after.stdout).toContain('Feeds        1 feed, last pulled ');
+    expect(after.stdout).toContain('1 failed its last pull: Blog (HTTP 404)');
+    expect(after.stdout).toContain('Tokens       1 token: 1 notes:read');
+    expect(after.stdout).toContain('update_note changed Welcome.md, by stdio; 1 change on record, 1 can be undone');
+    // The token's secret is never shown, only its scopes.
+    expect(after.stdout).not.toMatch(/[A-Za-z0-9_-]{32,}/);
+    const afterJson = JSON.parse((await runCli(['status', '--vault', dir, '--json'], { env: env() })).stdout) as Record<string, Record<string, unknown>>;
+    expect(afterJson.textIndex).toMatchObject({ state: 'up-to-date', changed: 0, added: 0, removed: 0 });
+    expect(afterJson.embeddings).toMatchObject({ state: 'embedded', model: 'use-lite-512', notesWithOpening: 2, notesInFull: 1, of: notes });
+    expect(afterJson.tokens).toEqual({ count: 1, byScopes: { 'notes:read': 1 }, problem: null });
+    expect(afterJson.activity).toMatchObject({ changes: 1, undoable: 1, last: { tool: 'update_note', change: 'changed Welcome.md' } });
+    expect(await treeOf(dir)).toEqual(kept);
+
+    // A note edited since the index: counted, and still nothing written.
+    await writeFile(path.join(dir, 'Welcome.md'), 'Changed.\n');
+    const edited = await treeOf(dir);
+    const behind = await runCli(['status', '--vault', dir], { env: env() });
+    expect(behind.stdout).toContain('Text index   out of date: 1 note changed since it was saved ');
+    expect(await treeOf(dir)).toEqual(edited);
+  }, 120_000);
 });
+
+/** Every file and folder under `dir`, `.dexi/` included, with its mode, size, time and bytes: what "nothing written" compares. */
+async function treeOf(dir: string): Promise<Record<string, string>> {
+  const tree: Record<string, string> = {};
+  for (const rel of await readdir(dir, { recursive: true })) {
+    const info = await lstat(path.join(dir, rel));
+    const bytes = info.isFile() ? (await readFile(path.join(dir, rel))).toString('base64') : 'folder';
+    tree[rel] = `${info.mode}:${info.size}:${info.mtimeMs}:${bytes}`;
+  }
+  return tree;
+}

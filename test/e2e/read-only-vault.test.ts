@@ -129,6 +129,18 @@ describe.skipIf('reason' in drop)('a vault folder the server cannot write', () =
     expect(await snapshot(vault)).toEqual(before);
   }, 90_000);
 
+  it('status says it is read-only and where its caches are, and writes nothing there or in the vault', async () => {
+    const cache = outsideCacheDir(cacheHome, vault);
+    const caches = await snapshot(path.dirname(cache));
+    const result = await runAs(['status', '--vault', vault]);
+    expectPlain(result, 'status');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Read-only    yes: the folder cannot be written (permission denied), so it is served read-only, its caches in ${cache}`);
+    expect(result.stdout).toContain('Notes        ');
+    expect(await snapshot(vault)).toEqual(before);
+    expect(await snapshot(path.dirname(cache))).toEqual(caches);
+  });
+
   it('ends every command on it, on an unreadable vault, a missing one and a file in one plain sentence', async () => {
     const bookmarks = path.join(base, 'bookmarks.html');
     await writeFile(bookmarks, '<DL><DT><A HREF="http://127.0.0.1:9/x">x</A></DL>\n');
@@ -151,6 +163,7 @@ describe.skipIf('reason' in drop)('a vault folder the server cannot write', () =
       { args: ['token', 'list'], writes: false },
       { args: ['token', 'revoke', 'laptop'], writes: true },
       { args: ['activity'], writes: false },
+      { args: ['status'], writes: false },
       { args: ['undo', '--last'], writes: true },
       { args: ['import', 'bookmarks', bookmarks], writes: true },
       { args: ['import', 'email', mbox], writes: true },

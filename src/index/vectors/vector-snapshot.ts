@@ -5,6 +5,9 @@ import path from 'node:path';
 import { replaceFileAtomic, TEMP_PREFIX, tempPathFor } from '../../storage/atomic.js';
 import type { ChunkStore } from './chunk-store.js';
 import { HnswGraph } from './hnsw-graph.js';
+import { FORMAT, FORMAT_VERSION, META_FILE, parseMeta, SNAPSHOT_FILE, type GraphEntry, type SnapshotMeta, type SnapshotRow } from './snapshot-meta.js';
+
+export type { GraphEntry, SnapshotRow } from './snapshot-meta.js';
 
 /*
  * The vector index on disk, in one folder: `vectors-<generation>.f32` (every
@@ -15,31 +18,6 @@ import { HnswGraph } from './hnsw-graph.js';
  * checked before it is used: a snapshot whose index or vectors fail a check
  * is not used at all, and a graph that fails one is rebuilt from the vectors.
  */
-
-const FORMAT = 'dexi-vectors';
-const FORMAT_VERSION = 1;
-const META_FILE = 'meta.json';
-const SNAPSHOT_FILE = /^(vectors-[\w-]+\.f32|graph-[\w-]+\.hnsw)$/;
-
-/** A note as meta.json records it: [note id, content hash, chunk labels]. */
-export type SnapshotRow = [string, string, number[]];
-
-/** A snapshot's graph file and its checksum. */
-export interface GraphEntry {
-  file: string;
-  sha256: string;
-}
-
-interface SnapshotMeta {
-  format: typeof FORMAT;
-  version: number;
-  embedderId: string;
-  dimensions: number;
-  vectors: { file: string; sha256: string; chunks: number };
-  graph: GraphEntry | null;
-  /** Vectors are stored in this order. */
-  notes: SnapshotRow[];
-}
 
 /** What a save writes, taken from the index in one go (see captureSnapshot). */
 export interface CapturedSnapshot {
@@ -209,54 +187,6 @@ export async function readSnapshotGraph(dir: string, entry: GraphEntry, dimensio
   return HnswGraph.read(file, dimensions, vectors, efSearch);
 }
 
-function parseMeta(text: string): SnapshotMeta | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return 'the snapshot index is not valid JSON';
-  }
-  if (!isRecord(value) || value['format'] !== FORMAT) return 'the snapshot index is not a vector snapshot';
-  if (value['version'] !== FORMAT_VERSION) return `the snapshot has format version ${String(value['version'])}, not ${FORMAT_VERSION}`;
-  const vectors = value['vectors'];
-  const graph = value['graph'];
-  const notes = value['notes'];
-  if (
-    typeof value['embedderId'] !== 'string' ||
-    !Number.isInteger(value['dimensions']) ||
-    !isRecord(vectors) ||
-    !isSnapshotFile(vectors['file']) ||
-    typeof vectors['sha256'] !== 'string' ||
-    !Number.isInteger(vectors['chunks']) ||
-    !(graph === null || (isRecord(graph) && isSnapshotFile(graph['file']) && typeof graph['sha256'] === 'string')) ||
-    !Array.isArray(notes)
-  ) {
-    return 'the snapshot index is malformed';
-  }
-  const seenIds = new Set<string>();
-  const seenLabels = new Set<number>();
-  for (const row of notes as unknown[]) {
-    if (!Array.isArray(row) || row.length !== 3) return 'the snapshot index is malformed';
-    const [id, hash, labels] = row as unknown[];
-    if (typeof id !== 'string' || typeof hash !== 'string' || !Array.isArray(labels) || seenIds.has(id)) {
-      return 'the snapshot index is malformed';
-    }
-    seenIds.add(id);
-    for (const label of labels as unknown[]) {
-      if (!Number.isSafeInteger(label) || (label as number) < 0 || seenLabels.has(label as number)) {
-        return 'the snapshot index is malformed';
-      }
-      seenLabels.add(label as number);
-    }
-  }
-  if (seenLabels.size !== vectors['chunks']) return 'the snapshot index is malformed';
-  return value as unknown as SnapshotMeta;
-}
-
-function isSnapshotFile(name: unknown): name is string {
-  return typeof name === 'string' && SNAPSHOT_FILE.test(name);
-}
-
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
@@ -278,8 +208,4 @@ async function syncFile(file: string): Promise<void> {
 
 function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -62,6 +62,17 @@ function openCalls({ calls, undone }: ReturnType<typeof recordedCalls>): Recorde
   return calls.filter((call) => !undone.has(call.call) && ownEntry(call).tool !== 'undo');
 }
 
+/**
+ * The record in brief, as `dexi-vault status` says it: how many tool calls
+ * (undos included) it holds, how many an undo may still take back, and the
+ * latest call's own write. Pure.
+ */
+export function recordSummary(entries: readonly ActivityRecord[]): { calls: number; undoable: number; last: ActivityRecord | undefined } {
+  const recorded = recordedCalls(entries);
+  const last = recorded.calls.at(-1);
+  return { calls: recorded.calls.length, undoable: openCalls(recorded).length, last: last === undefined ? undefined : ownEntry(last) };
+}
+
 function namesNote(entry: ActivityRecord, note: string): boolean {
   const asPath = note.replace(/\\/g, '/').replace(/^\.\//, '');
   return entry.id === note || entry.path === asPath || (entry.action === 'moved' && entry.from === asPath);
