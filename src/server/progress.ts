@@ -20,6 +20,8 @@ type Progress = NonNullable<ToolContext['progress']>;
 interface Sender {
   progress: Progress;
   highest: () => number;
+  /** Resolves once the last notification sent is written, and a turn of the event loop after. */
+  delivered: () => Promise<void>;
 }
 
 /**
@@ -29,6 +31,7 @@ interface Sender {
 function sender(token: ProgressToken, send: Send): Sender {
   let last = -Infinity;
   let sent = -Infinity;
+  let written: Promise<unknown> = Promise.resolve();
   const progress: Progress = (done, total, message) => {
     const now = performance.now();
     const final = total !== undefined && done >= total;
@@ -37,9 +40,19 @@ function sender(token: ProgressToken, send: Send): Sender {
     sent = done;
     const params = { progressToken: token, progress: done, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
     // A client gone meanwhile is no reason to stop the call.
-    send({ method: 'notifications/progress', params }).catch(() => undefined);
+    written = send({ method: 'notifications/progress', params }).catch(() => undefined);
   };
-  return { progress, highest: () => sent };
+  // The SDK's client handles a notification a microtask after reading it and
+  // an answer at once: when the last step and the answer came in one read,
+  // the answer had already retired the token, and the step was reported as
+  // an error ("unknown progress token"; seen over stdio with the built CLI).
+  // So the answer goes out a turn of the event loop after the last step.
+  const delivered = async (): Promise<void> => {
+    if (sent === -Infinity) return;
+    await written;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  return { progress, highest: () => sent, delivered };
 }
 
 /** What sends one request's progress, or undefined when it carried no token. */
@@ -54,15 +67,19 @@ export function progressSender(token: ProgressToken | undefined, send: Send): Pr
  * from 0, are sent above the highest the wait sent: otherwise every one of
  * them would be below it, and none would be sent.
  */
-export function callContext(context: ToolContext, token: ProgressToken | undefined, send: Send): { call: ToolContext; waiting?: Progress } {
+export function callContext(
+  context: ToolContext,
+  token: ProgressToken | undefined,
+  send: Send,
+): { call: ToolContext; waiting?: Progress; delivered?: () => Promise<void> } {
   if (token === undefined) return { call: context };
-  const { progress: waiting, highest } = sender(token, send);
+  const { progress: waiting, highest, delivered } = sender(token, send);
   let base: number | undefined;
   const progress: Progress = (done, total, message) => {
     base ??= Math.max(0, highest());
     waiting(base + done, total === undefined ? undefined : base + total, message);
   };
-  return { call: { ...context, progress }, waiting };
+  return { call: { ...context, progress }, waiting, delivered };
 }
 
 /**

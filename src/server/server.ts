@@ -113,10 +113,12 @@ export function createMcpServer(options: ServerOptions): Server {
       );
     }
     try {
-      const { call: plain, waiting } = callContext(context, request.params._meta?.progressToken, extra.sendNotification);
+      const { call: plain, waiting, delivered } = callContext(context, request.params._meta?.progressToken, extra.sendNotification);
       const call = withConfirm(server, plain, extra.signal);
       await awaitReadWithProgress(call.view, waiting);
-      return answerOf(tool, await tool.handler(parsed.data, call), limits.maxResponseBytes, readable && links());
+      const result = await tool.handler(parsed.data, call);
+      await delivered?.();
+      return answerOf(tool, result, limits.maxResponseBytes, readable && links());
     } catch (error) {
       return thrownResult(tool.name, error, log);
     } finally {
@@ -131,7 +133,7 @@ export function createMcpServer(options: ServerOptions): Server {
  * capabilities its policy allows: resources, prompts and completions only
  * for one that may read, logging with a log feed. The one place they are
  * decided: `createMcpServer` builds on it, and so does the stand-in that
- * answers `initialize` before the vault is known (src/cli/commands/serve-roots.ts),
+ * answers `initialize` before the vault is known (`serveFromRoots` in src/cli/commands/serve.ts),
  * so that a client is told the same either way.
  */
 export function serverShell(options: Pick<ServerOptions, 'name' | 'version' | 'instructions'> & { logging: boolean }, policy: AccessPolicy): Server {
