@@ -169,6 +169,20 @@ export function nearestCosines(hits: readonly { score: number }[]): number[] {
 }
 
 /**
+ * The cosines a question's baseline reads its tenth nearest from, when its
+ * search put the word-for-word match `anchor` first (searchMeaning asks for
+ * one hit more then): the hits' but the anchor's when it is the lowest, so
+ * not among the vectors' own nearest. Counted in, a match the vectors rank
+ * far down lowered the centre and lifted every other result (on the help
+ * vault, "publish my notes as a website": all ten at 0.6 or more).
+ */
+export function nearestBesideAnchor(hits: readonly { id: string; score: number }[], anchor: string | undefined): number[] {
+  const cosines = nearestCosines(hits);
+  const anchored = anchor === undefined ? undefined : hits.find((hit) => hit.id === anchor);
+  return anchored && anchored.score <= (cosines[cosines.length - 1] as number) ? cosines.slice(0, -1) : cosines;
+}
+
+/**
  * From raw cosines to the similarity shown, for one query (`cosineTo`: its
  * cosine to a note, as a search scores it; `nearest`: its nearest notes'
  * cosines, best first, at least `NEAREST_RANK` of them where there are so
