@@ -7,8 +7,9 @@
  *
  * So a raw cosine is first read against what unrelated looks like for that
  * very query or note, its centre: the higher of its 90th-percentile cosine
- * to a fixed sample of the notes it may see (the baseline) and its cosine
- * to its 10th nearest note (`NEAREST_RANK`). It is measured from there in
+ * (a question's: its median, QUERY_BASELINE_CENTRE says why) to a fixed
+ * sample of the notes it may see (the baseline) and its cosine to its 10th
+ * nearest note (`NEAREST_RANK`). It is measured from there in
  * the baseline's standard deviations. A note in a language the model cannot
  * read is as close to the whole of its language as to its nearest notes
  * (Russian help notes: 0.96 to their language, 0.98 to their nearest), so
