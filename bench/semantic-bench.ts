@@ -12,8 +12,9 @@
  * (similarity-precision.ts): on the generated labeled set, and with
  * `--vault DIR --labels FILE` beside it on a real vault labeled by hand
  * (`--openings` when only the notes' openings are embedded yet);
- * `--vault DIR --questions FILE` (a JSON list of questions) prints each
- * question's top results, to label.
+ * `--vault DIR --questions FILE [--seeds FILE]` (JSON lists of questions
+ * and of note paths) prints each question's top results and find_similar's
+ * from each note, to label.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
       vault: { type: 'string' },
       labels: { type: 'string' },
       questions: { type: 'string' },
+      seeds: { type: 'string' },
       openings: { type: 'boolean' },
     },
   });
@@ -239,11 +241,12 @@ async function main(): Promise<void> {
 }
 
 /** `--similarity`: precision at 0.6 on the generated set and, when given, on a real vault (see the module's comment). */
-async function similarity(values: { vault?: string; labels?: string; questions?: string; openings?: boolean }): Promise<void> {
+async function similarity(values: { vault?: string; labels?: string; questions?: string; seeds?: string; openings?: boolean }): Promise<void> {
   const complete = values.openings !== true;
   if (values.vault && values.questions) {
     const queries = JSON.parse(await readFile(values.questions, 'utf8')) as string[];
-    console.log(JSON.stringify(await questionResults(values.vault, queries, complete), null, 1));
+    const seeds = values.seeds ? (JSON.parse(await readFile(values.seeds, 'utf8')) as string[]) : [];
+    console.log(JSON.stringify(await questionResults(values.vault, queries, complete, seeds), null, 1));
     return;
   }
   const results: Record<string, unknown> = { loadAverageBefore: loadavg()[0]?.toFixed(2), generatedSet: await generatedSetPrecision() };

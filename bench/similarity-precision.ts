@@ -8,9 +8,11 @@
  * related; of the unrelated results, the share below 0.6; and find_similar's
  * spread of similarities over a dozen notes.
  *
- * The labels file is JSON: `[{ "query": "…", "related": ["path/of/note.md", …] }]`;
- * a result whose path is not in `related` counts as unrelated, so label every
- * related note among a question's top 10.
+ * The labels file is JSON: `[{ "query": "…", "related": ["path/of/note.md", …] }]`
+ * for semantic_search, and `{ "note": "path/of/note.md", "related": [...] }`
+ * for find_similar from that note; a result whose path is not in `related`
+ * counts as unrelated, so label every related note among a question's or a
+ * note's top 10.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -130,36 +132,56 @@ export async function generatedSetPrecision(): Promise<SimilarityReport> {
 }
 
 /** On a real vault, embedded beforehand, with questions labeled by hand (the module's comment says the format). */
-export async function labeledVaultPrecision(vaultDir: string, labelsFile: string, complete: boolean): Promise<SimilarityReport & { questions: number }> {
-  const questions = JSON.parse(await readFile(labelsFile, 'utf8')) as { query: string; related: string[] }[];
+export async function labeledVaultPrecision(vaultDir: string, labelsFile: string, complete: boolean): Promise<SimilarityReport & { questions: number; notes: number }> {
+  const labels = JSON.parse(await readFile(labelsFile, 'utf8')) as ({ query: string; related: string[] } | { note: string; related: string[] })[];
   const runtime = await opened(vaultDir, complete);
   try {
     const view = runtime.context(createPolicy()).view;
     const semanticSearch = empty();
-    for (const { query, related } of questions) {
-      const wanted = new Set(related);
-      count(semanticSearch, await view.searchMeaning(query, TOP), (hit) => wanted.has(hit.note.record.path));
+    const findSimilar = empty();
+    let questions = 0;
+    for (const label of labels) {
+      const wanted = new Set(label.related);
+      const judge = (hit: VisibleHit): boolean => wanted.has(hit.note.record.path);
+      if ('query' in label) {
+        questions++;
+        count(semanticSearch, await view.searchMeaning(label.query, TOP), judge);
+      } else count(findSimilar, await view.similarTo(noteAt(view, label.note), TOP), judge);
     }
-    return { questions: questions.length, semanticSearch, findSimilarSpread: await spreadOf(view) };
+    return { questions, notes: labels.length - questions, semanticSearch, findSimilar, findSimilarSpread: await spreadOf(view) };
   } finally {
     await runtime.close();
   }
 }
 
-/** What a labels file needs: each question's top results with their similarity, to label by hand; and find_similar's spread. */
+/** The id of the note at `notePath`, for a find_similar label. */
+function noteAt(view: VaultView, notePath: string): string {
+  for (const { record } of view.allNotes()) if (record.path === notePath) return record.id;
+  throw new Error(`no note at ${notePath}`);
+}
+
+type Shown = { path: string; similarity: number }[];
+const shownOf = (hits: readonly VisibleHit[]): Shown => hits.map((hit) => ({ path: hit.note.record.path, similarity: hit.similarity ?? 0 }));
+
+/**
+ * What a labels file needs: each question's top results with their
+ * similarity, and find_similar's from each of `notes` (paths), to label by
+ * hand; and find_similar's spread.
+ */
 export async function questionResults(
   vaultDir: string,
   queries: readonly string[],
   complete: boolean,
-): Promise<{ questions: { query: string; results: { path: string; similarity: number }[] }[]; findSimilarSpread: SimilarityReport['findSimilarSpread'] }> {
+  notes: readonly string[] = [],
+): Promise<{ questions: { query: string; results: Shown }[]; notes: { note: string; results: Shown }[]; findSimilarSpread: SimilarityReport['findSimilarSpread'] }> {
   const runtime = await opened(vaultDir, complete);
   try {
     const view = runtime.context(createPolicy()).view;
     const questions = [];
-    for (const query of queries) {
-      questions.push({ query, results: (await view.searchMeaning(query, TOP)).map((hit) => ({ path: hit.note.record.path, similarity: hit.similarity ?? 0 })) });
-    }
-    return { questions, findSimilarSpread: await spreadOf(view) };
+    for (const query of queries) questions.push({ query, results: shownOf(await view.searchMeaning(query, TOP)) });
+    const similar = [];
+    for (const note of notes) similar.push({ note, results: shownOf(await view.similarTo(noteAt(view, note), TOP)) });
+    return { questions, notes: similar, findSimilarSpread: await spreadOf(view) };
   } finally {
     await runtime.close();
   }

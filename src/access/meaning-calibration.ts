@@ -1,7 +1,19 @@
 import { applyCalibration, similarityFor, type SimilarityKind } from '../index/vectors/calibration.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { EmbeddingProgress, VisibleHit, VisibleNote } from './view-types.js';
-import { baselineOf, baselineSample, fitKnots, grownEnough, NEAREST_RANK, standardScore, UNRELATED_ABOVE_06, type Baseline } from '../index/vectors/vault-calibration.js';
+import {
+  BASELINE_CENTRE,
+  baselineOf,
+  baselineSample,
+  fitKnots,
+  grownEnough,
+  NEAREST_RANK,
+  QUERY_BASELINE_CENTRE,
+  QUERY_LEAST_AT06,
+  standardScore,
+  UNRELATED_ABOVE_06,
+  type Baseline,
+} from '../index/vectors/vault-calibration.js';
 
 /*
  * The similarity semantic_search and find_similar show, calibrated on the
@@ -81,20 +93,31 @@ async function fittedFor(scope: CalibrationScope): Promise<Fitted | undefined> {
   return state.fitted;
 }
 
-/** The baseline of a query (`cosineTo`: its cosine to a note) from the sample's notes the connection still sees, and its `nearest` cosines. */
-function baselineFor(fitted: Fitted, scope: CalibrationScope, cosineTo: (id: string) => number | undefined, nearest: readonly number[], except?: string): Baseline | undefined {
+/** The quantile of its baseline cosines each kind's centre is at least (vault-calibration.ts says why they differ). */
+const CENTRE_AT: Record<SimilarityKind, number> = { note: BASELINE_CENTRE, query: QUERY_BASELINE_CENTRE };
+
+/** The baseline of a query or note of `kind` (`cosineTo`: its cosine to a note) from the sample's notes the connection still sees, and its `nearest` cosines. */
+function baselineFor(
+  fitted: Fitted,
+  scope: CalibrationScope,
+  kind: SimilarityKind,
+  cosineTo: (id: string) => number | undefined,
+  nearest: readonly number[],
+  except?: string,
+): Baseline | undefined {
   const cosines: number[] = [];
   for (const id of fitted.sample) {
     if (id === except || !scope.visible(id)) continue;
     const cosine = cosineTo(id);
     if (cosine !== undefined) cosines.push(cosine);
   }
-  return baselineOf(cosines, nearest);
+  return baselineOf(cosines, nearest, CENTRE_AT[kind]);
 }
 
-/** Standard scores of `cosineTo` (one query's cosines) to the sample's notes but `except`, with the query's baseline. */
+/** Standard scores of `cosineTo` (one query's or note's cosines, of `kind`) to the sample's notes but `except`, with its baseline. */
 function againstSample(
   sample: readonly string[],
+  kind: SimilarityKind,
   cosineTo: (id: string) => number | undefined,
   nearest: readonly number[],
   except?: string,
@@ -104,7 +127,7 @@ function againstSample(
     const cosine = other === except ? undefined : cosineTo(other);
     if (cosine !== undefined) cosines.push(cosine);
   }
-  const baseline = baselineOf(cosines, nearest);
+  const baseline = baselineOf(cosines, nearest, CENTRE_AT[kind]);
   return baseline ? { scores: cosines.map((cosine) => standardScore(cosine, baseline)), baseline } : { scores: [] };
 }
 
@@ -122,7 +145,7 @@ async function fit(scope: CalibrationScope, ids: readonly string[]): Promise<Fit
   const notes = { unrelated: [] as number[], related: [] as number[] };
   for (const id of sample) {
     const hits = await semantic.similar(id, NEAREST_RANK, (other) => other !== id && visible(other));
-    const { scores, baseline } = againstSample(sample, (other) => semantic.noteCosine(id, other), nearestCosines(hits), id);
+    const { scores, baseline } = againstSample(sample, 'note', (other) => semantic.noteCosine(id, other), nearestCosines(hits), id);
     notes.unrelated.push(...scores);
     if (baseline) for (const hit of hits.slice(0, PROBE_NEIGHBOURS)) notes.related.push(standardScore(hit.score, baseline));
   }
@@ -131,18 +154,32 @@ async function fit(scope: CalibrationScope, ids: readonly string[]): Promise<Fit
   const vectors = await semantic.embedQueries(probes.map((id) => scope.titleOf(id)));
   for (const [i, vector] of vectors.entries()) {
     const hits = await semantic.searchVector(vector, NEAREST_RANK, visible);
-    const { scores, baseline } = againstSample(sample, (other) => semantic.scoreNote(vector, other), nearestCosines(hits), probes[i]);
+    const { scores, baseline } = againstSample(sample, 'query', (other) => semantic.scoreNote(vector, other), nearestCosines(hits), probes[i]);
     queries.unrelated.push(...scores);
     // Only a title that finds its own note is one the model reads (on the help vault, most titles are in scripts it cannot).
     if (!baseline || !hits.some((hit) => hit.id === probes[i])) continue;
     for (const hit of hits.slice(0, PROBE_NEIGHBOURS)) queries.related.push(standardScore(hit.score, baseline));
   }
-  return { sample, knots: { note: fitKnots(notes, UNRELATED_ABOVE_06.note), query: fitKnots(queries, UNRELATED_ABOVE_06.query) }, fittedAt: ids.length };
+  return { sample, knots: { note: fitKnots(notes, UNRELATED_ABOVE_06.note), query: fitKnots(queries, UNRELATED_ABOVE_06.query, QUERY_LEAST_AT06) }, fittedAt: ids.length };
 }
 
 /** The cosines of a search's hits, best first: what a baseline's centre reads its `NEAREST_RANK`th from. */
 export function nearestCosines(hits: readonly { score: number }[]): number[] {
   return hits.map((hit) => hit.score).sort((a, b) => b - a);
+}
+
+/**
+ * The cosines a question's baseline reads its tenth nearest from, when its
+ * search put the word-for-word match `anchor` first (searchMeaning asks for
+ * one hit more then): the hits' but the anchor's when it is the lowest, so
+ * not among the vectors' own nearest. Counted in, a match the vectors rank
+ * far down lowered the centre and lifted every other result (on the help
+ * vault, "publish my notes as a website": all ten at 0.6 or more).
+ */
+export function nearestBesideAnchor(hits: readonly { id: string; score: number }[], anchor: string | undefined): number[] {
+  const cosines = nearestCosines(hits);
+  const anchored = anchor === undefined ? undefined : hits.find((hit) => hit.id === anchor);
+  return anchored && anchored.score <= (cosines[cosines.length - 1] as number) ? cosines.slice(0, -1) : cosines;
 }
 
 /**
@@ -161,7 +198,7 @@ export async function similarityMap(
   except?: string,
 ): Promise<(raw: number) => number> {
   const fitted = await fittedFor(scope);
-  const baseline = fitted && baselineFor(fitted, scope, cosineTo, nearest, except);
+  const baseline = fitted && baselineFor(fitted, scope, kind, cosineTo, nearest, except);
   if (!fitted || !baseline) return similarityFor(scope.semantic.embedderId, kind);
   const knots = fitted.knots[kind];
   return (raw) => Math.round(applyCalibration(knots, standardScore(raw, baseline)) * 1000) / 1000;

@@ -14,7 +14,7 @@ import { watchNotes, type NoteWatcher } from './note-changes.js';
 import { awaitFirstRead, type ReadProgress } from './readiness.js';
 import { boundaryKey, folderVisible, isBounded, noteInBoundary, SHARED_NOTES_KEY, sharedNotesVisible, type AccessPolicy } from './policy.js';
 import { ViewWrites, type NewNote } from './view-writes.js';
-import { bySimilarity, embeddingProgressOf, nearestCosines, similarityMap, type CalibrationScope } from './meaning-calibration.js';
+import { bySimilarity, embeddingProgressOf, nearestBesideAnchor, nearestCosines, similarityMap, type CalibrationScope } from './meaning-calibration.js';
 import { NEAREST_RANK } from '../index/vectors/vault-calibration.js';
 import { DailyNotesView } from './daily-notes-view.js';
 import type { CompleteTaskRequest } from '../vault/tasks.js';
@@ -142,8 +142,10 @@ export class VaultView {
     const anchor = await this.wordForWordMatch(queryWords(parseQuery(query)));
     const [vector] = await semantic.embedQueries([query]);
     if (!vector) return [];
-    const hits = await semantic.searchVector(vector, Math.max(size, NEAREST_RANK), (id) => this.find(id) !== undefined, anchor);
-    const similarity = await similarityMap(this.calibrationScope(semantic), 'query', (id) => semantic.scoreNote(vector, id), nearestCosines(hits));
+    // One hit more with an anchor: the vectors' own nearest stay whole beside it (nearestBesideAnchor).
+    const hits = await semantic.searchVector(vector, Math.max(size, NEAREST_RANK) + (anchor === undefined ? 0 : 1), (id) => this.find(id) !== undefined, anchor);
+    const nearest = nearestBesideAnchor(hits, anchor);
+    const similarity = await similarityMap(this.calibrationScope(semantic), 'query', (id) => semantic.scoreNote(vector, id), nearest);
     return bySimilarity(this.visibleHits(hits), similarity, anchor).slice(0, size);
   }
 

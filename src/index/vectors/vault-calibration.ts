@@ -7,8 +7,9 @@
  *
  * So a raw cosine is first read against what unrelated looks like for that
  * very query or note, its centre: the higher of its 90th-percentile cosine
- * to a fixed sample of the notes it may see (the baseline) and its cosine
- * to its 10th nearest note (`NEAREST_RANK`). It is measured from there in
+ * (a question's: its median, QUERY_BASELINE_CENTRE says why) to a fixed
+ * sample of the notes it may see (the baseline) and its cosine to its 10th
+ * nearest note (`NEAREST_RANK`). It is measured from there in
  * the baseline's standard deviations. A note in a language the model cannot
  * read is as close to the whole of its language as to its nearest notes
  * (Russian help notes: 0.96 to their language, 0.98 to their nearest), so
@@ -27,8 +28,18 @@ export interface Baseline {
   sd: number;
 }
 
-/** The quantile of a query's baseline cosines that its centre is at least (the module's comment says why so high). */
+/** The quantile of a note's baseline cosines that its centre is at least (the module's comment says why so high). */
 export const BASELINE_CENTRE = 0.9;
+
+/**
+ * The same for a question (semantic_search): its median. A question is
+ * written in the reader's language, so the floor for notes in scripts the
+ * model cannot read is not needed, and on a small vault, where a topic is a
+ * tenth of the notes, the 90th percentile falls among the topic's own notes
+ * and hid how far they stand out from the rest; the tenth nearest note
+ * stays the floor.
+ */
+export const QUERY_BASELINE_CENTRE = 0.5;
 
 /** The rank of the nearest note whose cosine the centre is at least: scores say how far a result stands out from a query's tenth best. */
 export const NEAREST_RANK = 10;
@@ -48,12 +59,12 @@ const MIN_SPREAD = 0.02;
  * fewer on a small vault); undefined when there are too few cosines to the
  * sample.
  */
-export function baselineOf(cosines: readonly number[], nearest: readonly number[] = []): Baseline | undefined {
+export function baselineOf(cosines: readonly number[], nearest: readonly number[] = [], centreAt = BASELINE_CENTRE): Baseline | undefined {
   if (cosines.length < MIN_BASELINE) return undefined;
   const mean = cosines.reduce((sum, value) => sum + value, 0) / cosines.length;
   const variance = cosines.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (cosines.length - 1);
   const ranked = nearest.length >= NEAREST_RANK ? (nearest[NEAREST_RANK - 1] as number) : -Infinity;
-  return { centre: Math.max(quantile(cosines, BASELINE_CENTRE), ranked), sd: Math.max(MIN_SPREAD, Math.sqrt(variance)) };
+  return { centre: Math.max(quantile(cosines, centreAt), ranked), sd: Math.max(MIN_SPREAD, Math.sqrt(variance)) };
 }
 
 /** How many spreads a cosine stands above its query's baseline centre. */
@@ -89,6 +100,17 @@ export const UNRELATED_ABOVE_06 = { note: 0.02, query: 0.05 } as const;
 const MIN_STEP = 0.25;
 
 /**
+ * The least standard score of a question's 0.6 knot: a whole spread above
+ * its tenth nearest note. Titles as pseudo-queries put few random pairs
+ * above the centre, so the fitted knot sat at the quarter-spread floor, and
+ * on a vault of one subject a question's tenth best notes were then at 0.6
+ * whether they answered it or not (on Obsidian's help vault, 26 of 74
+ * results at 0.6 or more were related); questions labeled by hand put the
+ * cut at a spread (BENCHMARKS.md).
+ */
+export const QUERY_LEAST_AT06 = 1;
+
+/**
  * The least distance between the upper knots, in standard scores: where the
  * vault's nearest neighbours stand no higher than its random pairs (pseudo-
  * queries in a script the model cannot read), the map would otherwise climb
@@ -103,11 +125,12 @@ const MIN_UPPER_STEP = 1;
  * nearest neighbour, 0.95 at its 90th percentile, 1 beyond. On a vault whose
  * neighbours stand no higher than random pairs (a model that cannot read
  * the notes' language), the upper knots sit just above the 0.6 one, and
- * neighbours get no more than random pairs do.
+ * neighbours get no more than random pairs do. `leastAt06`: the least
+ * standard score of the 0.6 knot.
  */
-export function fitKnots(sample: ScoreSample, unrelatedAbove: number): [number, number][] {
+export function fitKnots(sample: ScoreSample, unrelatedAbove: number, leastAt06 = MIN_STEP): [number, number][] {
   const unrelated = quantile(sample.unrelated, 1 - unrelatedAbove);
-  const at06 = Math.max(MIN_STEP, Number.isNaN(unrelated) ? 3 : unrelated);
+  const at06 = Math.max(leastAt06, Number.isNaN(unrelated) ? 3 : unrelated);
   const median = quantile(sample.related, 0.5);
   const at08 = Math.max(at06 + MIN_UPPER_STEP, Number.isNaN(median) ? -Infinity : median);
   const high = quantile(sample.related, 0.9);

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { applyCalibration } from '../../../src/index/vectors/calibration.js';
-import { baselineOf, baselineSample, fitKnots, grownEnough, quantile, standardScore, UNRELATED_ABOVE_06 } from '../../../src/index/vectors/vault-calibration.js';
+import {
+  baselineOf,
+  baselineSample,
+  fitKnots,
+  grownEnough,
+  QUERY_BASELINE_CENTRE,
+  QUERY_LEAST_AT06,
+  quantile,
+  standardScore,
+  UNRELATED_ABOVE_06,
+} from '../../../src/index/vectors/vault-calibration.js';
 
 describe('baselineOf', () => {
   it.each([
@@ -15,6 +25,18 @@ describe('baselineOf', () => {
     if (expected === undefined) return expect(baseline).toBeUndefined();
     expect(baseline?.centre).toBeCloseTo(expected.centre, 9);
     expect(baseline?.sd).toBeCloseTo(expected.sd, 9);
+  });
+});
+
+describe("baselineOf a question's cosines (centre at their median)", () => {
+  const cosines = [0.2, 0.4, 0.6, 0.8, 0.2, 0.4, 0.6, 0.8];
+  it.each([
+    ['no nearest notes: the median', [], 0.4],
+    ['a tenth nearest note above the median: the centre is at it', [0.99, 0.98, 0.97, 0.96, 0.95, 0.94, 0.93, 0.92, 0.91, 0.5], 0.5],
+    ['a tenth nearest note below it: the median stays', [0.99, 0.98, 0.97, 0.96, 0.95, 0.94, 0.93, 0.92, 0.91, 0.3], 0.4],
+  ])('%s', (_case, nearest, centre) => {
+    expect(baselineOf(cosines, nearest, QUERY_BASELINE_CENTRE)?.centre).toBeCloseTo(centre, 9);
+    expect(baselineOf(cosines, nearest, QUERY_BASELINE_CENTRE)?.sd).toBeCloseTo(Math.sqrt(0.4 / 7), 9);
   });
 });
 
@@ -76,6 +98,18 @@ describe('fitKnots', () => {
   it('gives neighbours that stand no higher than random pairs no more than random pairs get', () => {
     const knots = fitKnots({ unrelated: spread(-2, 2, 1000), related: spread(-1, 1, 100) }, UNRELATED_ABOVE_06.note);
     expect(applyCalibration(knots, 1)).toBeLessThan(0.6);
+  });
+});
+
+describe("fitKnots with a least 0.6 knot (a question's)", () => {
+  it.each([
+    ['random pairs all below the centre: the knot at the least', spread(-3, 0, 1000), QUERY_LEAST_AT06],
+    ['random pairs well above it: the knot where the allowed share of them is', spread(-2, 4, 1001), 3.7],
+  ])('%s', (_case, unrelated, at06) => {
+    const knots = fitKnots({ unrelated, related: spread(3, 6, 100) }, UNRELATED_ABOVE_06.query, QUERY_LEAST_AT06);
+    expect((knots[2] as [number, number])[0]).toBeCloseTo(at06, 9);
+    expect(applyCalibration(knots, at06)).toBeCloseTo(0.6, 9);
+    expect(applyCalibration(knots, at06 - 0.01)).toBeLessThan(0.6);
   });
 });
 
