@@ -6,6 +6,7 @@ import { replaceFileAtomicStreaming } from '../storage/atomic.js';
 import type { NoteRecord } from '../vault/note.js';
 import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext/fulltext.js';
 import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.js';
+import { bytesToHash, SharedHash } from './shared-hash.js';
 
 /**
  * Bump whenever what is stored, or how notes are parsed, changes: an older
@@ -74,15 +75,30 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
   if (!valid(postingBytes) || !valid(recordBytes) || !valid(metaBytes) || postingBytes % 4 !== 0 || postingBytes + recordBytes + metaBytes !== size - FOOTER_BYTES) {
     throw new DamagedCache('lengths');
   }
-  const hash = createHash('sha1');
-  const postings = new Int32Array(postingBytes / 4);
-  const postingView = Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
-  await readExactly(file, postingView, 0);
-  hash.update(postingView);
-  const rest = Buffer.alloc(recordBytes + metaBytes);
-  await readExactly(file, rest, postingBytes);
-  hash.update(rest);
-  if (!hash.digest().equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
+  // Hashed on a worker while the main thread reads on and decodes
+  // (shared-hash.ts); nothing decoded is handed out before the hash agrees.
+  const hash = new SharedHash();
+  try {
+    const postings = new Int32Array(bytesToHash(postingBytes, size));
+    const postingView = Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
+    await readExactly(file, postingView, 0);
+    hash.update(postingView);
+    const rest = Buffer.from(bytesToHash(recordBytes + metaBytes, size));
+    await readExactly(file, rest, postingBytes);
+    hash.update(rest);
+    const decoded = await Promise.allSettled([hash.digest(), Promise.resolve().then(() => decodeSections(rest, recordBytes, postings))]);
+    const [digest, snapshot] = decoded as [PromiseSettledResult<Buffer>, PromiseSettledResult<CacheSnapshot>];
+    if (digest.status === 'rejected') throw digest.reason;
+    if (!digest.value.equals(footer.subarray(40, 40 + HASH_BYTES))) throw new DamagedCache('checksum');
+    if (snapshot.status === 'rejected') throw snapshot.reason;
+    return snapshot.value;
+  } finally {
+    hash.close();
+  }
+}
+
+/** The records and the full-text index of a cache file whose hash is being checked. */
+function decodeSections(rest: Buffer, recordBytes: number, postings: Int32Array): CacheSnapshot {
   let records: NoteRecord[];
   try {
     records = decodeRecords(rest.subarray(0, recordBytes));
