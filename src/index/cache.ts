@@ -19,9 +19,10 @@ import { bytesToHash, SharedHash } from './shared-hash.js';
  * list_properties). 10: stop words are indexed (a query leaves them out
  * instead: stop-words.ts), and Hangul touching Latin letters or digits is a
  * word apart (issue 33; korean.ts). 11: a record's properties and tasks by
- * column, not in the JSON extras (record-extras.ts).
+ * column, not in the JSON extras (record-extras.ts). 12: texts in Latin-1 or
+ * UTF-16 rather than UTF-8 (string-column.ts).
  */
-export const CACHE_VERSION = 11;
+export const CACHE_VERSION = 12;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';
