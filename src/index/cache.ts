@@ -6,6 +6,7 @@ import { replaceFileAtomicStreaming } from '../storage/atomic.js';
 import type { NoteRecord } from '../vault/note.js';
 import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext/fulltext.js';
 import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.js';
+import { bytesToHash, SharedHash } from './shared-hash.js';
 
 /**
  * Bump whenever what is stored, or how notes are parsed, changes: an older
@@ -18,9 +19,10 @@ import { DamagedRecords, decodeRecords, encodeRecords } from './record-columns.j
  * list_properties). 10: stop words are indexed (a query leaves them out
  * instead: stop-words.ts), and Hangul touching Latin letters or digits is a
  * word apart (issue 33; korean.ts). 11: a record's properties and tasks by
- * column, not in the JSON extras (record-extras.ts).
+ * column, not in the JSON extras (record-extras.ts). 12: texts in Latin-1 or
+ * UTF-16 rather than UTF-8 (string-column.ts).
  */
-export const CACHE_VERSION = 11;
+export const CACHE_VERSION = 12;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
 const CACHE_FILE = 'index.bin';
@@ -57,6 +59,8 @@ class OtherVersion extends Error {}
 
 /** Where index.bin's sections end, as its footer says; see the layout above. */
 interface Layout {
+  /** The file's length in bytes. */
+  size: number;
   postingBytes: number;
   recordBytes: number;
   metaBytes: number;
@@ -79,7 +83,7 @@ async function readLayout(file: FileHandle): Promise<Layout> {
   if (!valid(postingBytes) || !valid(recordBytes) || !valid(metaBytes) || postingBytes % 4 !== 0 || postingBytes + recordBytes + metaBytes !== size - FOOTER_BYTES) {
     throw new DamagedCache('lengths');
   }
-  return { postingBytes, recordBytes, metaBytes, digest: footer.subarray(40, 40 + HASH_BYTES) };
+  return { size, postingBytes, recordBytes, metaBytes, digest: footer.subarray(40, 40 + HASH_BYTES) };
 }
 
 function decodedRecords(section: Buffer): NoteRecord[] {
@@ -97,16 +101,31 @@ function decodedRecords(section: Buffer): NoteRecord[] {
  * and dropped), so that the loaded index does not hold the whole file.
  */
 async function decode(file: FileHandle): Promise<CacheSnapshot> {
-  const { postingBytes, recordBytes, metaBytes, digest } = await readLayout(file);
-  const hash = createHash('sha1');
-  const postings = new Int32Array(postingBytes / 4);
-  const postingView = Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
-  await readExactly(file, postingView, 0);
-  hash.update(postingView);
-  const rest = Buffer.alloc(recordBytes + metaBytes);
-  await readExactly(file, rest, postingBytes);
-  hash.update(rest);
-  if (!hash.digest().equals(digest)) throw new DamagedCache('checksum');
+  const { size, postingBytes, recordBytes, metaBytes, digest: expected } = await readLayout(file);
+  // Hashed on a worker while the main thread reads on and decodes
+  // (shared-hash.ts); nothing decoded is handed out before the hash agrees.
+  const hash = new SharedHash();
+  try {
+    const postings = new Int32Array(bytesToHash(postingBytes, size));
+    const postingView = Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength);
+    await readExactly(file, postingView, 0);
+    hash.update(postingView);
+    const rest = Buffer.from(bytesToHash(recordBytes + metaBytes, size));
+    await readExactly(file, rest, postingBytes);
+    hash.update(rest);
+    const decoded = await Promise.allSettled([hash.digest(), Promise.resolve().then(() => decodeSections(rest, recordBytes, postings))]);
+    const [digest, snapshot] = decoded as [PromiseSettledResult<Buffer>, PromiseSettledResult<CacheSnapshot>];
+    if (digest.status === 'rejected') throw digest.reason;
+    if (!digest.value.equals(expected)) throw new DamagedCache('checksum');
+    if (snapshot.status === 'rejected') throw snapshot.reason;
+    return snapshot.value;
+  } finally {
+    hash.close();
+  }
+}
+
+/** The records and the full-text index of a cache file whose hash is being checked. */
+function decodeSections(rest: Buffer, recordBytes: number, postings: Int32Array): CacheSnapshot {
   const records = decodedRecords(rest.subarray(0, recordBytes));
   const meta = JSON.parse(rest.toString('utf8', recordBytes)) as FullTextMeta;
   if (typeof meta !== 'object' || meta === null) throw new DamagedCache('shape');

@@ -1,6 +1,6 @@
 import { SOURCES, type NoteRecord } from '../vault/note.js';
 import { decodeRecordExtras, RecordExtrasWriter } from './record-extras.js';
-import { bytesOf, CHUNK, copied, DamagedRecords, decodeStringColumn, parseJsonBlob } from './string-column.js';
+import { bytesOf, CHUNK, chunkBytesOf, copied, DamagedRecords, decodeStringColumn, parseJsonBlob } from './string-column.js';
 
 export { DamagedRecords };
 
@@ -15,7 +15,8 @@ export { DamagedRecords };
  *              flags    Uint8 a record: shared, broken, at the vault root, source
  *              tags     Uint32 count a record, then Uint32 indexes into the tag names
  *              strings  per column: the text, then Uint32 UTF-16 length a
- *                       record, then Uint32 UTF-8 bytes a chunk of CHUNK records;
+ *                       record, then Uint32 bytes a chunk of CHUNK records
+ *                       (Latin-1 or UTF-16: string-column.ts);
  *                       a note's links as one text, joined by newlines (no
  *                       link path holds one)
  *              extras   JSON [[record index, {key: value}]] for the keys few records have
@@ -112,8 +113,7 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
         lengths[i] = value.length;
         values.push(value);
       }
-      // A lone surrogate comes back as U+FFFD, one unit long like itself: the lengths still hold.
-      const text = Buffer.from(values.join(''), 'utf8');
+      const text = chunkBytesOf(values.join(''));
       chunkBytes[start / CHUNK] = text.length;
       textBytes += text.length;
       yield text;
