@@ -15,7 +15,7 @@ export interface IndexingOptions {
   /** Save the index cache this long after the last change (default 5 s). */
   saveDelayMs?: number | undefined;
   /** Semantic search: which model, on how many worker threads. Off when absent. */
-  semantic?: { embedder: EmbedderSpec; workers: number } | undefined;
+  semantic?: { embedder: EmbedderSpec; workers: number; batchSize?: number } | undefined;
 }
 
 /** Where one vault's records and full-text index are saved, and whether they need saving. */
@@ -60,6 +60,7 @@ export class Indexing {
         cacheDir: vectorsDir(own.cacheDir),
         embedder: options.semantic.embedder,
         workers: options.semantic.workers,
+        ...(options.semantic.batchSize === undefined ? {} : { batchSize: options.semantic.batchSize }),
         log: options.log,
       });
     }

@@ -27,7 +27,7 @@ export interface ServedVaultOptions {
   /** Save the index cache this long after the last change (default 5 s). */
   saveDelayMs?: number;
   /** Semantic search: which model, on how many worker threads. Off when absent. */
-  semantic?: { embedder: EmbedderSpec; workers: number };
+  semantic?: { embedder: EmbedderSpec; workers: number; batchSize?: number };
   /**
    * The vault folder cannot be written (the CLI tried): every connection may
    * only read, and nothing is written into the vault, not even `.dexi/`.

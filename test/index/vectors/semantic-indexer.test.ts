@@ -170,7 +170,7 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
     });
   }, 90_000);
 
-  it('hands the workers openings four times as many at a time as passages: most openings are leads, a fraction of a window', async () => {
+  it('hands the workers openings eight times as many at a time as passages: most openings are leads, a fraction of a window', async () => {
     await withTempDir(async (dir) => {
       const embed = vi.spyOn(EmbeddingPool.prototype, 'embedWindows');
       const indexer = make(path.join(dir, 'vectors'));
@@ -181,8 +181,8 @@ describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
       indexer.allNotesReported();
       expect(await waitUntilReady(indexer)).toMatchObject({ ready: true, complete: 9, total: 9 });
       const calls = embed.mock.calls.map(([requests, options]) => ({ openings: requests.every((request) => request.window === 0), size: options?.batchSize }));
-      // One worker with batches of 2: the 9 openings go as one group, in batches of 8; the long note's other windows in batches of 2.
-      expect(calls[0]).toEqual({ openings: true, size: 8 });
+      // One worker with batches of 2: the 9 openings go as one group, in batches of 16; the long note's other windows in batches of 2.
+      expect(calls[0]).toEqual({ openings: true, size: 16 });
       expect(calls.slice(1).length).toBeGreaterThan(0);
       expect(calls.slice(1).every((call) => !call.openings && call.size === 2)).toBe(true);
     });
