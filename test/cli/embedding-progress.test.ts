@@ -37,8 +37,8 @@ describe('dexi-vault index: embedding progress', () => {
         { embedded: 20 },
         { embedded: 60, complete: 30 },
         { embedded: 100, complete: 40 },
-        { embedded: 100, complete: 45 },
-        { embedded: 100, complete: 55 },
+        { embedded: 100, complete: 50 },
+        { embedded: 100, complete: 60 },
         { embedded: 100, complete: 100, ready: true },
       ],
       100,
@@ -51,8 +51,8 @@ describe('dexi-vault index: embedding progress', () => {
       'Every note is searchable by meaning after 30.0 s; now embedding the rest of the long notes.',
       // The second pass is measured afresh: the first pass's rate says nothing of it.
       'Embedding passages 40/100 (measuring the rate)',
-      'Embedding passages 45/100 (0.5 notes/s, about 2 min left)',
-      'Embedding passages 55/100 (0.8 notes/s, about 1 min left)',
+      'Embedding passages 50/100 (1.0 notes/s, about 50 s left)',
+      'Embedding passages 60/100 (1.0 notes/s, about 40 s left)',
       '100 notes have vectors; 100 embedded now, in 60.0 s, 1.7 notes/s.',
     ]);
   });

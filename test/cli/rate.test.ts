@@ -43,6 +43,8 @@ describe('estimateRate', () => {
     ['one sample', at([0, 5]), 100, undefined],
     ['less than a second apart', at([0, 0], [900, 50]), 100, undefined],
     ['nothing done in between', at([0, 10], [5_000, 10]), 100, undefined],
+    ['too few done to tell a rate', at([0, 0], [5_000, 1]), 1_511, undefined],
+    ['as few as were left', at([0, 95], [5_000, 100]), 100, { perSecond: 1, secondsLeft: 0 }],
     ['a steady rate', at([0, 0], [10_000, 20]), 100, { perSecond: 2, secondsLeft: 40 }],
     ['from the first to the last sample only', at([1_000, 10], [2_000, 99], [11_000, 30]), 100, { perSecond: 2, secondsLeft: 35 }],
     ['done already', at([0, 0], [2_000, 100]), 100, { perSecond: 50, secondsLeft: 0 }],
