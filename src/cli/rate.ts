@@ -39,8 +39,9 @@ export function recentSamples(samples: readonly ProgressSample[], windowMs: numb
  */
 /**
  * Items done before a rate is told: embedding hands out its work in groups
- * of up to 256 notes, and one blank note done before the first group said
- * "0.2 notes/s, about 2 h 32 min left" on a vault embedded in 6 minutes.
+ * of up to 256 notes, and a first step of one note, before the first group
+ * came back, said "0.2 notes/s, about 2 h 32 min left" on a vault embedded
+ * in 6 minutes.
  */
 const MIN_DONE = 10;
 
