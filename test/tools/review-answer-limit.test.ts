@@ -29,7 +29,8 @@ describe('get_due_reviews plans its answer against the limit the server enforces
   it('leaves out cards for size under a configured maxResponseBytes, rather than answering over it', async () => {
     const dir = await writeVault(cards());
     const runtime = await ServedVault.open({ vaultDir: dir, settings: { ...DEFAULT_SETTINGS, reviewTags: ['#flashcards'] }, shared: [], clock: new TestClock(), log: () => undefined });
-    open.push(() => removeDir(dir), () => runtime.close());
+    // Closed before its folder goes: closing saves the index cache, which would make the folder again.
+    open.push(() => runtime.close(), () => removeDir(dir));
     await runtime.loaded;
     const server = createMcpServer({ name: 'dexi-vault', version: 'test', tools: ALL_TOOLS, context: runtime.context(createPolicy({})), log: () => undefined, limits: { maxResponseBytes: 300_000 } });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
