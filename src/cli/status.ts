@@ -43,7 +43,10 @@ export interface TokensStatus {
 export interface RecordStatus {
   /** Tool calls on record, undos included. */
   changes: number;
+  /** Calls not undone yet whose earlier versions .dexi/history still keeps. */
   undoable: number;
+  /** Calls not undone yet that can no longer be: a version they would put back was pruned. */
+  unkept: number;
   last?: { time: string; tool: string; by: string; change: string };
   problem?: string;
 }
@@ -152,7 +155,8 @@ function recordLine(record: RecordStatus, nowMs: number): string {
   if (record.last === undefined) return 'none on record';
   const { time, tool, by, change } = record.last;
   const undoable = record.undoable === 0 ? 'none can be undone' : `${record.undoable.toLocaleString('en')} can be undone`;
-  return `${when(time, nowMs)} ${printable(tool)} ${printable(change)}, by ${printable(by)}; ${counted(record.changes, 'change')} on record, ${undoable}`;
+  const unkept = record.unkept === 0 ? '' : ` (${record.unkept.toLocaleString('en')} more cannot be: .dexi/history no longer keeps what they replaced)`;
+  return `${when(time, nowMs)} ${printable(tool)} ${printable(change)}, by ${printable(by)}; ${counted(record.changes, 'change')} on record, ${undoable}${unkept}`;
 }
 
 function readOnlyLine(status: VaultStatus): string {
@@ -211,6 +215,6 @@ export function statusJson(status: VaultStatus): Record<string, unknown> {
     },
     feeds: { count: status.feeds.count, lastPulled: status.feeds.lastPulled ?? null, failing: status.feeds.failing, problem: status.feeds.problem ?? null },
     tokens: { count: status.tokens.count, byScopes: status.tokens.byScopes, problem: status.tokens.problem ?? null },
-    activity: { changes: status.record.changes, undoable: status.record.undoable, last: status.record.last ?? null, problem: status.record.problem ?? null },
+    activity: { changes: status.record.changes, undoable: status.record.undoable, unkept: status.record.unkept, last: status.record.last ?? null, problem: status.record.problem ?? null },
   };
 }

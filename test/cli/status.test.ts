@@ -24,7 +24,7 @@ function base(): VaultStatus {
     embeddings: { state: 'embedded', model: 'use-lite-512', dimensions: 512, notesWithOpening: 1234, notesInFull: 1200, bytes: 3_100_000, savedMs: NOW.getTime() - HOUR },
     feeds: { count: 0, failing: [] },
     tokens: { count: 0, byScopes: {} },
-    record: { changes: 0, undoable: 0 },
+    record: { changes: 0, undoable: 0, unkept: 0 },
   };
 }
 
@@ -125,22 +125,28 @@ describe('statusLines', () => {
       '5 feeds, never pulled; 5 failed their last pull: A (timeout); B (timeout); C (timeout) and 2 more',
     ],
     ['an unreadable feeds file', (s) => (s.feeds = { count: 0, failing: [], problem: 'feeds.json is not valid JSON.' }), 'Feeds', 'feeds.json is not valid JSON.'],
-    ['an unreadable record', (s) => (s.record = { changes: 0, undoable: 0, problem: '/notes/.dexi/activity.jsonl cannot be read (permission denied)' }), 'Last change', '/notes/.dexi/activity.jsonl cannot be read (permission denied)'],
+    ['an unreadable record', (s) => (s.record = { changes: 0, undoable: 0, unkept: 0, problem: '/notes/.dexi/activity.jsonl cannot be read (permission denied)' }), 'Last change', '/notes/.dexi/activity.jsonl cannot be read (permission denied)'],
     ['no tokens', () => undefined, 'Tokens', 'none; make one for serve --http with dexi-vault token create --name NAME'],
     ['tokens by scope', (s) => (s.tokens = { count: 3, byScopes: { 'notes:read,notes:write': 1, 'notes:read': 2 } }), 'Tokens', '3 tokens: 2 notes:read, 1 notes:read,notes:write'],
     ['one token', (s) => (s.tokens = { count: 1, byScopes: { 'notes:read': 1 } }), 'Tokens', '1 token: 1 notes:read'],
     ['no change on record', () => undefined, 'Last change', 'none on record'],
     [
       'the last change',
-      (s) => (s.record = { changes: 1, undoable: 1, last: { time: '2026-12-03T11:30:00.000Z', tool: 'update_note', by: 'stdio', change: 'changed Work/plan.md' } }),
+      (s) => (s.record = { changes: 1, undoable: 1, unkept: 0, last: { time: '2026-12-03T11:30:00.000Z', tool: 'update_note', by: 'stdio', change: 'changed Work/plan.md' } }),
       'Last change',
       `${local('2026-12-03T11:30:00.000Z')} (30 minutes ago) update_note changed Work/plan.md, by stdio; 1 change on record, 1 can be undone`,
     ],
     [
       'an undo last, nothing left to undo',
-      (s) => (s.record = { changes: 2, undoable: 0, last: { time: '2026-12-01T12:00:00.000Z', tool: 'undo', by: 'command line', change: 'deleted Inbox/x.md' } }),
+      (s) => (s.record = { changes: 2, undoable: 0, unkept: 0, last: { time: '2026-12-01T12:00:00.000Z', tool: 'undo', by: 'command line', change: 'deleted Inbox/x.md' } }),
       'Last change',
       `${local('2026-12-01T12:00:00.000Z')} (2 days ago) undo deleted Inbox/x.md, by command line; 2 changes on record, none can be undone`,
+    ],
+    [
+      'changes whose earlier versions were pruned',
+      (s) => (s.record = { changes: 40, undoable: 12, unkept: 28, last: { time: '2026-12-03T11:30:00.000Z', tool: 'update_note', by: 'stdio', change: 'changed Work/plan.md' } }),
+      'Last change',
+      `${local('2026-12-03T11:30:00.000Z')} (30 minutes ago) update_note changed Work/plan.md, by stdio; 40 changes on record, 12 can be undone (28 more cannot be: .dexi/history no longer keeps what they replaced)`,
     ],
     ['a writable vault', () => undefined, 'Read-only', 'no'],
     [
@@ -157,7 +163,7 @@ describe('statusLines', () => {
 
   it('shows a name that could hide or reorder text as printable', () => {
     const status = base();
-    status.record = { changes: 1, undoable: 1, last: { time: NOW.toISOString(), tool: 'create_note', by: 'stdio', change: 'created a\u202Eb.md' } };
+    status.record = { changes: 1, undoable: 1, unkept: 0, last: { time: NOW.toISOString(), tool: 'create_note', by: 'stdio', change: 'created a\u202Eb.md' } };
     expect(line(status, 'Last change')).not.toContain('\u202E');
   });
 });
@@ -177,7 +183,7 @@ describe('statusJson', () => {
       embeddings: { state: 'embedded', model: 'use-lite-512', dimensions: 512, notesWithOpening: 1234, notesInFull: 1200, of: 1234, bytes: 3_100_000, savedAt: '2026-12-03T11:00:00.000Z', problem: null },
       feeds: { count: 0, lastPulled: null, failing: [], problem: null },
       tokens: { count: 0, byScopes: {}, problem: null },
-      activity: { changes: 0, undoable: 0, last: null, problem: null },
+      activity: { changes: 0, undoable: 0, unkept: 0, last: null, problem: null },
     });
   });
 
@@ -197,9 +203,9 @@ describe('statusJson', () => {
     ['tokens', (s) => (s.tokens = { count: 2, byScopes: { 'notes:read': 2 } }), 'tokens', { count: 2, byScopes: { 'notes:read': 2 }, problem: null }],
     [
       'the last change',
-      (s) => (s.record = { changes: 3, undoable: 2, last: { time: '2026-12-03T11:30:00.000Z', tool: 'move_note', by: 'token laptop', change: 'moved a.md → b/a.md' } }),
+      (s) => (s.record = { changes: 3, undoable: 2, unkept: 1, last: { time: '2026-12-03T11:30:00.000Z', tool: 'move_note', by: 'token laptop', change: 'moved a.md → b/a.md' } }),
       'activity',
-      { changes: 3, undoable: 2, last: { time: '2026-12-03T11:30:00.000Z', tool: 'move_note', by: 'token laptop', change: 'moved a.md → b/a.md' }, problem: null },
+      { changes: 3, undoable: 2, unkept: 1, last: { time: '2026-12-03T11:30:00.000Z', tool: 'move_note', by: 'token laptop', change: 'moved a.md → b/a.md' }, problem: null },
     ],
   ])('%s', (_name, change, key, expected) => {
     const status = base();

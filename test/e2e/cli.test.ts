@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -154,14 +155,20 @@ describe('dexi-vault command line', () => {
     expect((await runCli(['token', 'create', '--name', 'laptop', '--scopes', 'notes:read', '--vault', dir], { env: env() })).code).toBe(0);
     const feed = { url: 'https://blog.example/feed.xml', name: 'Blog', folder: 'Feeds/Blog', added: '2026-12-01T08:00:00.000Z', lastPulled: '2026-12-02T08:00:00.000Z', lastError: 'HTTP 404' };
     await writeFile(path.join(dir, '.dexi', 'feeds.json'), `${JSON.stringify({ feeds: [feed] })}\n`);
-    const write = { time: '2026-12-02T09:00:00.000Z', call: 'c1', tool: 'update_note', by: 'stdio', action: 'changed', id: 'n1', path: 'Welcome.md', before: 'a', after: 'b' };
-    await writeFile(path.join(dir, '.dexi', 'activity.jsonl'), `${JSON.stringify(write)}\n`);
+    // Two writes on record: the older one's earlier version pruned from .dexi/history, the newer one's kept.
+    const kept = Buffer.from('Welcome, as it was.\n');
+    const keptHash = createHash('sha1').update(kept).digest('hex');
+    await mkdir(path.join(dir, '.dexi', 'history'));
+    await writeFile(path.join(dir, '.dexi', 'history', keptHash), kept);
+    const pruned = { time: '2026-12-02T08:30:00.000Z', call: 'c0', tool: 'update_note', by: 'stdio', action: 'changed', id: 'n0', path: 'Other.md', before: '0'.repeat(40), after: '1'.repeat(40) };
+    const write = { time: '2026-12-02T09:00:00.000Z', call: 'c1', tool: 'update_note', by: 'stdio', action: 'changed', id: 'n1', path: 'Welcome.md', before: keptHash, after: '2'.repeat(40) };
+    await writeFile(path.join(dir, '.dexi', 'activity.jsonl'), `${JSON.stringify(pruned)}\n${JSON.stringify(write)}\n`);
     const records = (await loadSnapshot(cacheDir(dir), () => undefined))?.records ?? [];
     const [one, two] = records.map((record) => record.id);
     await mkdir(vectorsDir(cacheDir(dir)));
     const meta = { format: 'dexi-vectors', version: 1, embedderId: 'use-lite-512', dimensions: 2, vectors: { file: 'vectors-x.f32', sha256: '0', chunks: 2 }, graph: null, notes: [[one, 'ab', [0]], [two, 'cd+opening/3', [1]], ['gone', 'ef', []]] };
     await writeFile(path.join(vectorsDir(cacheDir(dir)), 'meta.json'), JSON.stringify(meta));
-    const kept = await treeOf(dir);
+    const tree = await treeOf(dir);
 
     const after = await runCli(['status', '--vault', dir], { env: env() });
     expect(after.code, after.stderr).toBe(0);
@@ -171,15 +178,15 @@ describe('dexi-vault command line', () => {
     expect(after.stdout).toContain('Feeds        1 feed, last pulled ');
     expect(after.stdout).toContain('1 failed its last pull: Blog (HTTP 404)');
     expect(after.stdout).toContain('Tokens       1 token: 1 notes:read');
-    expect(after.stdout).toContain('update_note changed Welcome.md, by stdio; 1 change on record, 1 can be undone');
+    expect(after.stdout).toContain('update_note changed Welcome.md, by stdio; 2 changes on record, 1 can be undone (1 more cannot be: .dexi/history no longer keeps what they replaced)');
     // The token's secret is never shown, only its scopes.
     expect(after.stdout).not.toMatch(/[A-Za-z0-9_-]{32,}/);
     const afterJson = JSON.parse((await runCli(['status', '--vault', dir, '--json'], { env: env() })).stdout) as Record<string, Record<string, unknown>>;
     expect(afterJson.textIndex).toMatchObject({ state: 'up-to-date', changed: 0, added: 0, removed: 0 });
     expect(afterJson.embeddings).toMatchObject({ state: 'embedded', model: 'use-lite-512', notesWithOpening: 2, notesInFull: 1, of: notes });
     expect(afterJson.tokens).toEqual({ count: 1, byScopes: { 'notes:read': 1 }, problem: null });
-    expect(afterJson.activity).toMatchObject({ changes: 1, undoable: 1, last: { tool: 'update_note', change: 'changed Welcome.md' } });
-    expect(await treeOf(dir)).toEqual(kept);
+    expect(afterJson.activity).toMatchObject({ changes: 2, undoable: 1, unkept: 1, last: { tool: 'update_note', change: 'changed Welcome.md' } });
+    expect(await treeOf(dir)).toEqual(tree);
 
     // A note edited since the index: counted, and still nothing written.
     await writeFile(path.join(dir, 'Welcome.md'), 'Changed.\n');

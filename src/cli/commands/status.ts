@@ -10,7 +10,7 @@ import { systemClock } from '../../vault/clock.js';
 import { DexiError } from '../../vault/errors.js';
 import type { NoteRecord } from '../../vault/note.js';
 import { settledEntries } from '../../vault/record/activity-settle.js';
-import { activityFile, ActivityLog } from '../../vault/record/activity.js';
+import { activityFile, ActivityLog, historyDir } from '../../vault/record/activity.js';
 import { recordSummary } from '../../vault/record/undo.js';
 import { scanVault, type FileStat } from '../../vault/scan.js';
 import { changeText } from '../activity.js';
@@ -48,7 +48,7 @@ export async function gatherStatus(dir: string): Promise<VaultStatus> {
     embeddingStatus(outside ?? cacheDir, scan.files, records),
     holdsNothing ? { count: 0, failing: [] } : feedsStatus(root),
     holdsNothing ? { count: 0, byScopes: {} } : tokensStatus(root),
-    holdsNothing ? { changes: 0, undoable: 0 } : recordStatus(root),
+    holdsNothing ? { changes: 0, undoable: 0, unkept: 0 } : recordStatus(root),
   ]);
   return {
     vault: root,
@@ -149,10 +149,14 @@ async function tokensStatus(root: string): Promise<TokensStatus> {
 async function recordStatus(root: string): Promise<RecordStatus> {
   try {
     // As `activity` lists it: what a killed server left pending is judged from the files, not settled.
-    const entries = await settledEntries(new ActivityLog(root, systemClock, log), { persist: false });
-    const { calls, undoable, last } = recordSummary(entries);
-    return { changes: calls, undoable, ...(last === undefined ? {} : { last: { time: last.time, tool: last.tool, by: last.by, change: changeText(last) } }) };
+    const activity = new ActivityLog(root, systemClock, log);
+    const entries = await settledEntries(activity, { persist: false });
+    const kept = await activity.keptVersions().catch((error: unknown) => {
+      throw new DexiError(problemOf(error, historyDir(root)));
+    });
+    const { calls, undoable, unkept, last } = recordSummary(entries, kept);
+    return { changes: calls, undoable, unkept, ...(last === undefined ? {} : { last: { time: last.time, tool: last.tool, by: last.by, change: changeText(last) } }) };
   } catch (error) {
-    return { changes: 0, undoable: 0, problem: problemOf(error, activityFile(root)) };
+    return { changes: 0, undoable: 0, unkept: 0, problem: problemOf(error, activityFile(root)) };
   }
 }

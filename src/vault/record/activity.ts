@@ -289,6 +289,18 @@ export class ActivityLog {
     return hash;
   }
 
+  /**
+   * The names (content hashes) of the versions .dexi/history holds, from its
+   * listing alone: what `dexi-vault status` counts undos by, reading nothing else.
+   */
+  async keptVersions(): Promise<Set<string>> {
+    const names = await readdir(historyDir(this.root)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    return new Set(names.filter((name) => VERSION_NAME.test(name)));
+  }
+
   /** The bytes of a kept version, or undefined when it is no longer kept. */
   async version(hash: string): Promise<Buffer | undefined> {
     try {

@@ -64,13 +64,20 @@ function openCalls({ calls, undone }: ReturnType<typeof recordedCalls>): Recorde
 
 /**
  * The record in brief, as `dexi-vault status` says it: how many tool calls
- * (undos included) it holds, how many an undo may still take back, and the
- * latest call's own write. Pure.
+ * (undos included) it holds; of those an undo may still take back, how many
+ * have every version they would put back still in `kept` (undoable) and how
+ * many do not (unkept: .dexi/history pruned it); and the latest call's own
+ * write. Pure.
  */
-export function recordSummary(entries: readonly ActivityRecord[]): { calls: number; undoable: number; last: ActivityRecord | undefined } {
+export function recordSummary(
+  entries: readonly ActivityRecord[],
+  kept: ReadonlySet<string>,
+): { calls: number; undoable: number; unkept: number; last: ActivityRecord | undefined } {
   const recorded = recordedCalls(entries);
   const last = recorded.calls.at(-1);
-  return { calls: recorded.calls.length, undoable: openCalls(recorded).length, last: last === undefined ? undefined : ownEntry(last) };
+  const open = openCalls(recorded);
+  const undoable = open.filter((call) => [...versionHashes(call)].every((hash) => kept.has(hash))).length;
+  return { calls: recorded.calls.length, undoable, unkept: open.length - undoable, last: last === undefined ? undefined : ownEntry(last) };
 }
 
 function namesNote(entry: ActivityRecord, note: string): boolean {
@@ -196,15 +203,20 @@ async function checkUndoable(root: string, call: RecordedCall, laterCalls: reado
   }
 }
 
-/** The bytes of every version the undo puts back, read before anything is written. */
-async function versionsNeeded(log: ActivityLog, call: RecordedCall): Promise<Map<string, Buffer>> {
+/** The kept versions an undo of `call` puts back: what its changes replaced and its deletes removed. */
+function versionHashes(call: RecordedCall): Set<string> {
   const hashes = new Set<string>();
   for (const entry of call.entries) {
     if (entry.action === 'changed' || entry.action === 'deleted') hashes.add(entry.before);
     if (entry.action === 'deleted' && entry.attachment) hashes.add(entry.attachment.before);
   }
+  return hashes;
+}
+
+/** The bytes of every version the undo puts back, read before anything is written. */
+async function versionsNeeded(log: ActivityLog, call: RecordedCall): Promise<Map<string, Buffer>> {
   const versions = new Map<string, Buffer>();
-  for (const hash of hashes) {
+  for (const hash of versionHashes(call)) {
     const bytes = await log.version(hash);
     if (!bytes) {
       throw new UndoError(

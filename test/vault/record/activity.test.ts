@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activityRows, localTimestamp, sinceTime } from '../../../src/cli/activity.js';
 import { parseActivity, versionsToRemove, type ActivityRecord } from '../../../src/vault/record/activity.js';
-import { callToUndo } from '../../../src/vault/record/undo.js';
+import { callToUndo, recordSummary } from '../../../src/vault/record/undo.js';
 
 const H = (n: number): string => String(n).repeat(40).slice(0, 40);
 const at = (minute: number): string => new Date(Date.UTC(2026, 11, 2, 9, minute)).toISOString();
@@ -42,6 +42,23 @@ describe('callToUndo: which call an undo takes back', () => {
     const found = callToUndo(log, target);
     expect('problem' in found).toBe(true);
     if ('problem' in found) expect(found.problem).toMatch(problem);
+  });
+});
+
+describe('recordSummary: what status says can still be undone', () => {
+  const deleted = entry('c5', 4, { action: 'deleted', tool: 'delete_note', id: 'old', path: 'Old.md', before: H(3), attachment: { path: 'Old.pdf', before: H(4) } } as Partial<ActivityRecord> &
+    Pick<ActivityRecord, 'action' | 'id' | 'path'>);
+  const cases: [string, readonly ActivityRecord[], string[], { calls: number; undoable: number; unkept: number }][] = [
+    // c1 is undone by c4, an undo is never undone, c3 created a note (nothing to put back), c2's link repair replaced H(1).
+    ['every version kept', LOG, [H(1)], { calls: 4, undoable: 2, unkept: 0 }],
+    ['a link repair\'s version pruned', LOG, [], { calls: 4, undoable: 1, unkept: 1 }],
+    ['a delete whose note is kept but not its attachment', [...LOG, deleted], [H(1), H(3)], { calls: 5, undoable: 2, unkept: 1 }],
+    ['a delete with its note and attachment kept', [...LOG, deleted], [H(1), H(3), H(4)], { calls: 5, undoable: 3, unkept: 0 }],
+    ['an empty record', [], [], { calls: 0, undoable: 0, unkept: 0 }],
+  ];
+  it.each(cases)('%s', (_, log, kept, expected) => {
+    const { calls, undoable, unkept } = recordSummary(log, new Set(kept));
+    expect({ calls, undoable, unkept }).toEqual(expected);
   });
 });
 
