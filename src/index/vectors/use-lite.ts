@@ -15,14 +15,19 @@ const BATCH = 16;
  *
  * The model's cost grows with the tokens it reads (about 0.7 ms a token on
  * one core, whatever the batch), so throughput is bought by reading fewer:
- * a long note is read as a lead of 32 tokens (the first pass, a quarter of
- * a window's cost), then its first 4 windows, which do not overlap (the
- * second). Obsidian's help vault averages 1,170 tokens a note: every word
- * was 10.3 windows a note, now at most 4 and a lead. On sentences copied
- * from its notes this found the note in the top 5 for 83 % against 88 %,
- * and by its title 85 % first against 64 % (BENCHMARKS.md, issue 33).
+ * a long note is read as a lead of 24 tokens (the first pass), then its
+ * first 4 windows, which do not overlap (the second). Obsidian's help vault
+ * averages 1,170 tokens a note: every word was 10.3 windows a note, now at
+ * most 4 and a lead. On sentences copied from its notes this found the note
+ * in the top 5 for 83 % against 88 %, and by its title 85 % first against
+ * 64 % (BENCHMARKS.md, issue 33). A lead of 24 tokens costs 18.6 ms of a
+ * core against 25.9 for 32 and found as many copied sentences in the top 5
+ * (0.413 by the lead alone, 0.835 against 0.842 with the windows), titles
+ * first a little more often (0.832 against 0.796); 16 tokens cost 14.9 ms
+ * and found 0.343 by the lead alone (113 English notes of the help vault,
+ * 303 sentences, 113 titles; BENCHMARKS.md).
  */
-const WINDOWS: WindowOptions = Object.freeze({ tokens: 128, overlap: 0, maxWindows: 4, lead: 32 });
+const WINDOWS: WindowOptions = Object.freeze({ tokens: 128, overlap: 0, maxWindows: 4, lead: 24 });
 
 /** Longer words are cut for windowing (`windowWords`). */
 const MAX_WORD_CHARS = 32;
