@@ -26,6 +26,14 @@ export interface VectorIndexOptions {
   selectiveFraction?: number;
   /** HNSW links per node. 32 keeps recall@10 above 0.99 even on random 512-d vectors. */
   m?: number;
+  /**
+   * HNSW search breadth while inserting. Each insert runs on the main thread
+   * beside the embedding workers. 100 rather than 200: on 9,040 opening
+   * vectors of the generated vault an insert took 0.75 ms against 1.24
+   * (recall@10 0.9995 against 1.0000), and on the help vault's 5,808
+   * vectors 0.27 against 0.41 ms (0.9945 against 0.9950), efSearch 200, 200
+   * probes each (BENCHMARKS.md, issue 33).
+   */
   efConstruction?: number;
   /** Minimum HNSW search breadth; raised to the number of chunks asked for. */
   efSearch?: number;
@@ -82,7 +90,7 @@ export class VectorIndex {
       exactThreshold: 2_000,
       selectiveFraction: 0.1,
       m: 32,
-      efConstruction: 200,
+      efConstruction: 100,
       efSearch: 200,
       buildSliceMs: 15,
       ...stripUndefined(options),
