@@ -9,7 +9,7 @@ import { allowedHostsFor, serveHttp, type HttpHandle, type HttpOptions } from '.
 import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
-import { removeDir, TestClock, waitForEmbeddings, writeVault } from '../../support/helpers.js';
+import { removeDir, TestClock, waitFor, waitForEmbeddings, writeVault } from '../../support/helpers.js';
 import { teammateNoteId } from '../../../src/format/identity.js';
 
 const IDS = {
@@ -90,14 +90,6 @@ function rawRequest(
     req.on('error', reject);
     req.end(options.body);
   });
-}
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 beforeAll(async () => {
@@ -200,7 +192,7 @@ describe('serve --http: one process, one connection per token', () => {
     expect(logs).toContain('Opened a session for token "short-lived".');
     await revokeToken(dir, 'short-lived');
     // Other tests' sessions come and go meanwhile, so the count alone cannot tell.
-    await waitFor(() => logs.includes('Closed session of token "short-lived": its token was revoked.'), 'the revoked session to close');
+    await waitFor(() => logs.includes('Closed session of token "short-lived": its token was revoked.'), 5000, 'the revoked session to close');
   });
 
   it('refuses a session to any token but the one that opened it', async () => {
@@ -362,7 +354,7 @@ describe('session lifetime', () => {
     expect(response.status).toBe(200);
     await response.text();
     expect(quick.sessionCount()).toBe(1);
-    await waitFor(() => quick.sessionCount() === 0, 'the idle session to close');
+    await waitFor(() => quick.sessionCount() === 0, 5000, 'the idle session to close');
 
     // A connected client holds an event stream open; close must not wait for it.
     const { client } = await connectWith(ownerSecret, quick);
