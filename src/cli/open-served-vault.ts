@@ -48,7 +48,7 @@ export async function openServedVault(config: ServeConfig | IndexConfig, watch =
   const cores = availableParallelism();
   const workers = config.command === 'index' ? cores : Math.max(1, cores - 1);
   // A server's query waits behind the call a worker is in, so its calls stay
-  // small (the pool's default); \`index\` answers no query. Full windows cost
+  // small (the pool's default); `index` answers no query. Full windows cost
   // 86.5–90.3 ms each in calls of 2 and 82.0–82.7 in calls of 8 (one idle core).
   const batchSize = config.command === 'index' ? INDEX_BATCH : undefined;
   return ServedVault.open({

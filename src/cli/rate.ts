@@ -33,11 +33,6 @@ export function recentSamples(samples: readonly ProgressSample[], windowMs: numb
 }
 
 /**
- * The rate between the first and the last sample and the time left to
- * `total` at it; undefined until a second has passed between them and
- * MIN_DONE items (or all that were left) were done in it. Pure.
- */
-/**
  * Items done before a rate is told: embedding hands out its work in groups
  * of up to 256 notes, and a first step of one note, before the first group
  * came back, said "0.2 notes/s, about 2 h 32 min left" on a vault embedded
@@ -45,6 +40,11 @@ export function recentSamples(samples: readonly ProgressSample[], windowMs: numb
  */
 const MIN_DONE = 10;
 
+/**
+ * The rate between the first and the last sample and the time left to
+ * `total` at it; undefined until a second has passed between them and
+ * MIN_DONE items (or all that were left) were done in it. Pure.
+ */
 export function estimateRate(samples: readonly ProgressSample[], total: number): RateEstimate | undefined {
   const first = samples[0];
   const last = samples.at(-1);

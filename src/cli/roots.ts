@@ -47,31 +47,27 @@ export function rootCandidates(roots: readonly Pick<Root, 'uri'>[]): RootCandida
   });
 }
 
-/** A root as the log names it: its URI, printable, however the client spelled it. */
-function shown(uri: string): string {
-  return printable(uri);
-}
-
 /**
  * The vault folder of the first usable root, each root skipped said in one
  * line of `log`; undefined when none is usable. The folder is checked as
  * --vault's is, with the write probe (a folder that cannot be written is
- * served read-only, as with --vault).
+ * served read-only, as with --vault). The log names a root by its URI,
+ * printable however the client spelled it.
  */
 export async function firstRootFolder(roots: readonly Pick<Root, 'uri'>[], log: (line: string) => void): Promise<VaultFolder | undefined> {
   const candidates = rootCandidates(roots);
   for (const [index, candidate] of candidates.entries()) {
     if ('skipped' in candidate) {
-      log(`Skipped the client's root ${shown(candidate.uri)}: ${candidate.skipped}.`);
+      log(`Skipped the client's root ${printable(candidate.uri)}: ${candidate.skipped}.`);
       continue;
     }
     try {
       const folder = await openVaultFolder(candidate.path, true);
       const rest = candidates.length - index - 1;
-      if (rest > 0) log(`The client offered ${candidates.length} roots; one server serves one vault, so the ${rest === 1 ? 'root' : `${rest} roots`} after ${shown(candidate.uri)} ${rest === 1 ? 'is' : 'are'} not served.`);
+      if (rest > 0) log(`The client offered ${candidates.length} roots; one server serves one vault, so the ${rest === 1 ? 'root' : `${rest} roots`} after ${printable(candidate.uri)} ${rest === 1 ? 'is' : 'are'} not served.`);
       return folder;
     } catch (error) {
-      log(`Skipped the client's root ${shown(candidate.uri)}: ${(error as Error).message}`);
+      log(`Skipped the client's root ${printable(candidate.uri)}: ${(error as Error).message}`);
     }
   }
   return undefined;

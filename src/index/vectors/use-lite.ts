@@ -20,7 +20,7 @@ const BATCH = 16;
  * averages 1,170 tokens a note: every word was 10.3 windows a note, now at
  * most 4 and a lead. On sentences copied from its notes this found the note
  * in the top 5 for 83 % against 88 %, and by its title 85 % first against
- * 64 % (BENCHMARKS.md, issue 33). A lead of 24 tokens costs 18.6 ms of a
+ * 64 % (with a lead of 32 tokens; BENCHMARKS.md, issue 33). A lead of 24 tokens costs 18.6 ms of a
  * core against 25.9 for 32 and found as many copied sentences in the top 5
  * (0.413 by the lead alone, 0.835 against 0.842 with the windows), titles
  * first a little more often (0.832 against 0.796); 16 tokens cost 14.9 ms
