@@ -5,6 +5,7 @@ import { replaceFileAtomic } from '../../storage/atomic.js';
 import { runGit, runGitCollect } from './git-command.js';
 import { HistoryReplay, type GitFileDates } from './git-history-replay.js';
 import { GIT_LOG_ARGS, GitLogParser, GitOutputError, LsTreeParser, NulSplitter } from './git-log-parser.js';
+import { mayBeInRepository } from './repository-marker.js';
 
 /*
  * Note dates from git history: find the vault's repository and HEAD, then
@@ -65,8 +66,9 @@ interface Repository {
 
 type Located = { kind: 'repository'; repository: Repository } | { kind: 'none' } | { kind: 'no-git'; reason: string };
 
-/** One `rev-parse`: whether the vault is in a work tree, where in it, and the HEAD commit. */
+/** One `rev-parse` (none where git could find no repository: repository-marker.ts): whether the vault is in a work tree, where in it, and the HEAD commit. */
 async function locateRepository(gitBinary: string, vaultRoot: string, log: (line: string) => void, signal?: AbortSignal): Promise<Located> {
+  if (!(await mayBeInRepository(vaultRoot))) return { kind: 'none' };
   const { run, stdout } = await runGitCollect(gitBinary, ['rev-parse', '--is-inside-work-tree', '--show-prefix', '--verify', '--quiet', 'HEAD^{commit}'], vaultRoot, signal);
   if (run.kind === 'unavailable') return { kind: 'no-git', reason: run.reason };
   const [inside, prefix, head] = stdout.split('\n');
