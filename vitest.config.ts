@@ -1,8 +1,52 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Files that replace a module with vi.mock: they get modules of their own. */
 const MOCKING = ['test/hardening/full-disk.test.ts'];
+
+/**
+ * The files that took 20 s or more each in a run of the whole suite (three at once, 2 idle cores,
+ * 2026-12-03), longest first. A fresh clone has no timings of earlier runs, and vitest then starts
+ * the largest files first: these came last there (meaning-calibration from 284 s to 306 s, the
+ * run's end, in a run of 315 s), holding the end of the run on one or two workers.
+ */
+export const LONG_FIRST = [
+  'test/e2e/package.test.ts',
+  'test/e2e/bundle.test.ts',
+  'test/e2e/import-cli.test.ts',
+  'test/tools/semantic.test.ts',
+  'test/access/write-differential.test.ts',
+  'test/hardening/soak.test.ts',
+  'test/import/hostile-html.test.ts',
+  'test/e2e/inspector.test.ts',
+  'test/hardening/crash.test.ts',
+  'test/ownership/slow-savers.test.ts',
+  'test/index/vectors/semantic-indexer.test.ts',
+  'test/access/meaning-calibration.test.ts',
+  'test/e2e/read-only-vault.test.ts',
+  'test/access/leak.test.ts',
+  'test/server/transports/http-many-sessions.test.ts',
+  'test/ownership/other-writers.test.ts',
+];
+
+/** vitest's order (earlier runs' failures first, then the longest), with LONG_FIRST ahead where it has no timings yet. */
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const root = this.ctx.config.root;
+    const known = (file: TestSpecification): boolean => this.ctx.cache.getFileTestResults(`${file.project.name}:${path.relative(root, file.moduleId)}`) !== undefined;
+    if (sorted.some(known)) return sorted;
+    const rank = (file: TestSpecification): number => {
+      const at = LONG_FIRST.indexOf(path.relative(root, file.moduleId).split(path.sep).join('/'));
+      return at < 0 ? LONG_FIRST.length : at;
+    };
+    // Within each project, in vitest's order of projects; a stable sort: the rest keep vitest's order (the largest files first).
+    const projects = [...new Set(sorted.map((file) => file.project.name))];
+    return projects.flatMap((name) => sorted.filter((file) => file.project.name === name).sort((a, b) => rank(a) - rank(b)));
+  }
+}
 
 /** Test files run at once: DEXI_TEST_WORKERS when it is a whole number from 1 to 16, else 3. */
 function testWorkers(asked: string | undefined): number {
@@ -27,6 +71,7 @@ export default defineConfig({
     // A machine busy with other work can ask for fewer: DEXI_TEST_WORKERS=1 or 2. vitest's own
     // --maxWorkers does not reach the projects below, which take this value.
     maxWorkers: testWorkers(process.env.DEXI_TEST_WORKERS),
+    sequence: { sequencer: LongFirstSequencer },
     // Worker threads started by the code under test run its TypeScript source (see the hooks).
     execArgv: ['--import', fileURLToPath(new URL('./test/support/register-typescript.mjs', import.meta.url))],
     projects: [
