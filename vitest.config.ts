@@ -72,6 +72,8 @@ export default defineConfig({
     // --maxWorkers does not reach the projects below, which take this value.
     maxWorkers: testWorkers(process.env.DEXI_TEST_WORKERS),
     sequence: { sequencer: LongFirstSequencer },
+    // The run's own temporary folder, for fixtures made once and shared (test/support/shared-fixtures.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     // Worker threads started by the code under test run its TypeScript source (see the hooks).
     execArgv: ['--import', fileURLToPath(new URL('./test/support/register-typescript.mjs', import.meta.url))],
     projects: [

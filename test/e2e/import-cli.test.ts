@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, copySampleVault, removeDir, writeVault } from '../support/helpers.js';
+import { connect, removeDir, writeVault } from '../support/helpers.js';
+import { copyEmbeddedSampleVault } from '../support/shared-fixtures.js';
 import { git, initRepo } from '../support/git.js';
 import { startStdioServer } from '../support/stdio-server.js';
 import { CLI, eventually, ROOT, runCli, STACK_FRAME } from '../support/process.js';
@@ -41,7 +42,7 @@ describe('importing from the command line (README, "Bringing in bookmarks, e-mai
   let base: string;
 
   beforeAll(async () => {
-    vault = await copySampleVault();
+    vault = await copyEmbeddedSampleVault();
     initRepo(vault);
     feeds = spawn(process.execPath, [path.join(ROOT, 'scripts', 'serve-sample-feeds.mjs'), path.join(vault, 'Imports'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     let printed = '';

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_SIMILARITY, MIN_CALIBRATION_NOTES } from '../../src/access/meaning-calibration.js';
 import { createPolicy } from '../../src/access/policy.js';
 import { similarityFor } from '../../src/index/vectors/calibration.js';
-import { connect, copySampleVault, removeDir, writeVault, type Harness } from '../support/helpers.js';
+import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
+import { copyEmbeddedSampleVault } from '../support/shared-fixtures.js';
 
 interface Item {
   id: string;
@@ -18,7 +19,7 @@ const TOMATOES = 'How much water the tomatoes actually need';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await connect({ dir: await copySampleVault(), semantic: true });
+  h = await connect({ dir: await copyEmbeddedSampleVault(), semantic: true });
 }, 120_000);
 afterAll(async () => {
   await h.close();
