@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, removeDir, writeVault } from '../support/helpers.js';
-import { copyEmbeddedSampleVault } from '../support/shared-fixtures.js';
+import { copyEmbeddedSampleVault, EMBEDDED_SAMPLE_HOOK_MS } from '../support/shared-fixtures.js';
 import { git, initRepo } from '../support/git.js';
 import { startStdioServer } from '../support/stdio-server.js';
 import { CLI, eventually, ROOT, runCli, STACK_FRAME } from '../support/process.js';
@@ -38,7 +38,7 @@ interface Item {
 
 describe('importing from the command line (README, "Bringing in bookmarks, e-mail and feeds")', CLI_TESTS, () => {
   let vault: string;
-  let feeds: ChildProcess;
+  let feeds: ChildProcess | undefined;
   let base: string;
 
   beforeAll(async () => {
@@ -50,10 +50,10 @@ describe('importing from the command line (README, "Bringing in bookmarks, e-mai
       printed += chunk.toString();
     });
     base = await eventually(async () => /at (http:\/\/127\.0\.0\.1:\d+)\//.exec(printed)?.[1], 10_000, 'the sample feed server');
-  });
+  }, EMBEDDED_SAMPLE_HOOK_MS);
   afterAll(async () => {
-    feeds.kill();
-    await removeDir(vault);
+    feeds?.kill();
+    if (vault) await removeDir(vault);
   });
 
   const imports = (): string[][] => [

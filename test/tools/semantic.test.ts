@@ -3,7 +3,7 @@ import { ANCHOR_SIMILARITY, MIN_CALIBRATION_NOTES } from '../../src/access/meani
 import { createPolicy } from '../../src/access/policy.js';
 import { similarityFor } from '../../src/index/vectors/calibration.js';
 import { connect, removeDir, writeVault, type Harness } from '../support/helpers.js';
-import { copyEmbeddedSampleVault } from '../support/shared-fixtures.js';
+import { copyEmbeddedSampleVault, EMBEDDED_SAMPLE_HOOK_MS } from '../support/shared-fixtures.js';
 
 interface Item {
   id: string;
@@ -20,7 +20,7 @@ const TOMATOES = 'How much water the tomatoes actually need';
 let h: Harness;
 beforeAll(async () => {
   h = await connect({ dir: await copyEmbeddedSampleVault(), semantic: true });
-}, 120_000);
+}, EMBEDDED_SAMPLE_HOOK_MS);
 afterAll(async () => {
   await h.close();
   await removeDir(h.dir);
