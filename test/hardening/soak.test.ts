@@ -156,7 +156,10 @@ describe('soak: several clients, an editor and a sync tool on one vault', () => 
     const failed = (name: string, text: string): void => {
       const why = notPlain(text);
       if (why) unexpected.push(`${name}: ${why}: ${text}`);
-      else if (/Note not found|kept changing on disk/.test(text)) count(errors, text.split(';')[0] ?? text);
+      // Refusals that change nothing, each the right answer here: a note deleted meanwhile, and a note the
+      // editor or the sync tool kept writing (the busy one: no 300 ms of quiet in 2.5 s; one in 1,358 calls
+      // of a fresh clone's run with three test files at once).
+      else if (/Note not found|kept changing on disk|being written by another program/.test(text)) count(errors, text.split(';')[0] ?? text);
       else unexpected.push(`${name}: ${text}`);
     };
 
