@@ -69,7 +69,9 @@ export default defineConfig({
     // and 303 s with three; beside two busy loops (load 6), three took 483 s, every test passed,
     // and no test used more than half of its time limit (the longest at the 20 s default, 10.0 s).
     // A machine busy with other work can ask for fewer: DEXI_TEST_WORKERS=1 or 2. vitest's own
-    // --maxWorkers does not reach the projects below, which take this value.
+    // --maxWorkers does not reach the projects below, which take this value; so an earlier run
+    // with `--maxWorkers=3` at a load of 17 to 19, which failed 15 tests in the first 22 files,
+    // most on their time limits, may have run two files at once or three.
     maxWorkers: testWorkers(process.env.DEXI_TEST_WORKERS),
     sequence: { sequencer: LongFirstSequencer },
     // The run's own temporary folder, for fixtures made once and shared (test/support/shared-fixtures.ts).

@@ -2,7 +2,7 @@ import { cp, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { connect, copySampleVault, removeDir, tempDir, waitFor } from './helpers.js';
+import { connect, copySampleVault, removeDir, tempDir, waitFor, waitForEmbeddings } from './helpers.js';
 
 /**
  * Fixtures made once a run and copied for each test that only reads them.
@@ -48,7 +48,9 @@ export async function copyEmbeddedSampleVault(): Promise<string> {
 async function makeEmbeddedSampleVault(made: string, failed: string): Promise<void> {
   const dir = await copySampleVault();
   try {
-    const h = await connect({ dir, semantic: true });
+    // connect's own wait for the embeddings (60 s) is shorter than a loaded machine may need.
+    const h = await connect({ dir, semantic: 'no-wait' });
+    await waitForEmbeddings(h.runtime, MAKING_WAIT_MS);
     // Closing saves the vectors into .dexi/cache; the rename makes the fixture appear whole or not at all.
     await h.close();
     await rename(dir, made);
