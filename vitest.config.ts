@@ -35,11 +35,12 @@ export const LONG_FIRST = [
 class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const root = this.ctx.config.root;
-    const known = (file: TestSpecification): boolean => this.ctx.cache.getFileTestResults(`${file.project.name}:${path.relative(root, file.moduleId)}`) !== undefined;
+    // The file's path from the root with / between folders, as vitest's own cache keys name it.
+    const name = (file: TestSpecification): string => path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join('/');
+    const known = (file: TestSpecification): boolean => this.ctx.cache.getFileTestResults(`${file.project.name}:${name(file)}`) !== undefined;
     if (sorted.some(known)) return sorted;
     const rank = (file: TestSpecification): number => {
-      const at = LONG_FIRST.indexOf(path.relative(root, file.moduleId).split(path.sep).join('/'));
+      const at = LONG_FIRST.indexOf(name(file));
       return at < 0 ? LONG_FIRST.length : at;
     };
     // Within each project, in vitest's order of projects; a stable sort: the rest keep vitest's order (the largest files first).

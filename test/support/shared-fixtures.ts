@@ -6,9 +6,10 @@ import { connect, copySampleVault, removeDir, tempDir, waitFor, waitForEmbedding
 
 /**
  * Fixtures made once a run and copied for each test that only reads them.
- * Embedding the sample vault in full takes the model some 12 s of a core;
- * two test files (tools/semantic, e2e/import-cli) each embedded it for
- * themselves. The first file to ask makes it (the others wait for it), and
+ * Two test files (tools/semantic, e2e/import-cli) each embedded the sample
+ * vault for themselves: in full it took the built CLI's `index` 14.7 s of
+ * CPU, and the two files run alone took 11 s more user CPU than they do
+ * with this fixture. The first file to ask makes it (the others wait for it), and
  * each gets a copy whose `.dexi/cache` holds the vectors: a server opening
  * it starts warm, as a person's server does on its second start. Embedding
  * itself is what test/index/vectors and the other semantic tests prove.
