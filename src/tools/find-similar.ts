@@ -18,6 +18,6 @@ export const findSimilarTool = defineTool({
   }),
   async handler(args, { view }) {
     await view.assertReady();
-    return semanticAnswer(view, await view.similarTo(args.note_id, args.size));
+    return semanticAnswer(view, () => view.similarTo(args.note_id, args.size));
   },
 });

@@ -35,10 +35,17 @@ function progressNote(view: VaultView): z.infer<typeof indexing> {
   return { embedded, searchable, total, message: `Still embedding notes: ${done}; try again later for complete results.` };
 }
 
-/** Hits as note items with the similarity the view computed for them (already in its order), plus progress while embedding. */
-export function semanticAnswer(view: VaultView, hits: readonly VisibleHit[]): z.infer<typeof semanticResult> {
-  const items = hits.map((hit) => toItem(hit.note, hit.similarity ?? 0));
+/**
+ * The hits `search` finds, as note items with the similarity the view
+ * computed for them (already in its order), plus progress while embedding.
+ * The progress is taken before the search runs: taken after, an answer
+ * searched while the last notes were still being checked against their
+ * vectors came back without it, as if complete (the search awaits the
+ * model and the calibration, and the check can finish meanwhile).
+ */
+export async function semanticAnswer(view: VaultView, search: () => Promise<readonly VisibleHit[]>): Promise<z.infer<typeof semanticResult>> {
   const progress = progressNote(view);
+  const items = (await search()).map((hit) => toItem(hit.note, hit.similarity ?? 0));
   return progress ? { items, indexing: progress } : { items };
 }
 

@@ -20,6 +20,6 @@ export const semanticSearchTool = defineTool({
   }),
   async handler(args, { view }) {
     await view.assertReady();
-    return semanticAnswer(view, await view.searchMeaning(args.query, args.size));
+    return semanticAnswer(view, () => view.searchMeaning(args.query, args.size));
   },
 });
