@@ -5,7 +5,7 @@ import type { Vault } from '../vault/vault.js';
 import { loadSnapshot, saveSnapshot } from './cache.js';
 import { FullTextIndex } from './fulltext/fulltext.js';
 import { MovesJournal, replayMoves } from './moves-journal.js';
-import type { EmbedderSpec } from './vectors/embedder.js';
+import type { SemanticChoice } from './vectors/semantic-types.js';
 import { embeddingTextOfPlain } from './vectors/embedding-text.js';
 import { SemanticIndexer } from './vectors/semantic-indexer.js';
 import { ERROR, type Logger } from '../vault/logger.js';
@@ -15,7 +15,7 @@ export interface IndexingOptions {
   /** Save the index cache this long after the last change (default 5 s). */
   saveDelayMs?: number | undefined;
   /** Semantic search: which model, on how many worker threads. Off when absent. */
-  semantic?: { embedder: EmbedderSpec; workers: number; batchSize?: number } | undefined;
+  semantic?: SemanticChoice | undefined;
 }
 
 /** Where one vault's records and full-text index are saved, and whether they need saving. */
@@ -58,9 +58,7 @@ export class Indexing {
     if (options.semantic) {
       this.semantic = new SemanticIndexer({
         cacheDir: vectorsDir(own.cacheDir),
-        embedder: options.semantic.embedder,
-        workers: options.semantic.workers,
-        ...(options.semantic.batchSize === undefined ? {} : { batchSize: options.semantic.batchSize }),
+        ...options.semantic,
         log: options.log,
       });
     }

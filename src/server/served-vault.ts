@@ -3,7 +3,7 @@ import { VaultView } from '../access/view.js';
 import { ensureIgnoredDir, teammateCacheDir } from '../storage/dexi-dir.js';
 import type { FullTextIndex } from '../index/fulltext/fulltext.js';
 import { Indexing } from '../index/indexing.js';
-import type { EmbedderSpec } from '../index/vectors/embedder.js';
+import type { SemanticChoice } from '../index/vectors/semantic-types.js';
 import type { SemanticIndexer } from '../index/vectors/semantic-indexer.js';
 import type { ToolContext } from '../tools/tool.js';
 import { ActivityLog } from '../vault/record/activity.js';
@@ -27,7 +27,7 @@ export interface ServedVaultOptions {
   /** Save the index cache this long after the last change (default 5 s). */
   saveDelayMs?: number;
   /** Semantic search: which model, on how many worker threads. Off when absent. */
-  semantic?: { embedder: EmbedderSpec; workers: number; batchSize?: number };
+  semantic?: SemanticChoice;
   /**
    * The vault folder cannot be written (the CLI tried): every connection may
    * only read, and nothing is written into the vault, not even `.dexi/`.

@@ -12,6 +12,7 @@ import { createMcpServer } from '../../src/server/server.js';
 import { buildInstructions } from '../../src/server/instructions.js';
 import { LiveInstructionsTransport } from '../../src/server/transports/live-instructions.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
+import { sharedSemantic } from './shared-pool.js';
 import type { Clock } from '../../src/vault/clock.js';
 import { DEFAULT_SETTINGS, readSettings, type VaultSettings } from '../../src/vault/settings.js';
 
@@ -74,7 +75,7 @@ export interface HarnessOptions {
   clock?: TestClock;
   /** Wait for the vault to be read before returning (default true). */
   waitLoaded?: boolean;
-  /** Run semantic search with the default model on one worker, and wait until every note is embedded (unless 'no-wait'). */
+  /** Run semantic search with the default model on the test process's one pool (shared-pool.ts), and wait until every note is embedded (unless 'no-wait'). */
   semantic?: boolean | 'no-wait';
 }
 
@@ -89,7 +90,7 @@ export async function connect(options: HarnessOptions): Promise<Harness> {
     shared: options.shared ?? [],
     clock,
     log: (line) => logs.push(line),
-    ...(options.semantic ? { semantic: { embedder: { kind: 'use-lite' as const }, workers: 1 } } : {}),
+    ...(options.semantic ? { semantic: sharedSemantic() } : {}),
   });
   if (options.waitLoaded !== false) await runtime.loaded;
   if (options.semantic === true) await waitForEmbeddings(runtime);

@@ -1,5 +1,5 @@
 import { CHUNKER_VERSION } from './chunking.js';
-import { EmbeddingPool } from './embedding-pool.js';
+import { EmbeddingPool, type EmbeddingWorkers } from './embedding-pool.js';
 import { EmbeddingQueue, type Group } from './embedding-queue.js';
 import type { WindowVector } from './windows.js';
 import { describeMemory } from './memory.js';
@@ -28,7 +28,7 @@ export class SemanticIndexer {
   private readonly failed = new Map<string, string>();
   private readonly groups = new Set<Promise<void>>();
   private index: VectorIndex | undefined;
-  private pool: EmbeddingPool | undefined;
+  private pool: EmbeddingWorkers | undefined;
   private starting: Promise<void> | undefined;
   private startError: Error | undefined;
   private retain: Set<string> | undefined;
@@ -262,12 +262,14 @@ export class SemanticIndexer {
 
   private async load(): Promise<void> {
     const options = this.options;
-    const pool = await EmbeddingPool.create({
-      spec: options.embedder,
-      workers: options.workers,
-      log: this.log,
-      ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
-    });
+    const pool = options.sharedPool
+      ? (await options.sharedPool).share()
+      : await EmbeddingPool.create({
+          spec: options.embedder,
+          workers: options.workers,
+          log: this.log,
+          ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+        });
     if (this.closing) {
       await pool.close();
       throw new Error('The semantic indexer was closed while starting');
@@ -289,7 +291,7 @@ export class SemanticIndexer {
     this.fill();
   }
 
-  private async loaded(): Promise<{ pool: EmbeddingPool; index: VectorIndex }> {
+  private async loaded(): Promise<{ pool: EmbeddingWorkers; index: VectorIndex }> {
     if (!this.starting) throw new Error('The semantic indexer has not been started');
     await this.starting;
     if (!this.pool || !this.index || this.closing) throw new Error('The semantic indexer is closed');
@@ -351,13 +353,13 @@ export class SemanticIndexer {
   }
 
   /** Openings first (one window a note), then passages; about `target` windows a group (see `EmbeddingQueue#take`). */
-  private takeGroup(pool: EmbeddingPool): Group {
+  private takeGroup(pool: EmbeddingWorkers): Group {
     const batch = this.waiting.openingsWaiting > 0 ? openingBatch(pool) : pool.batchSize;
     const target = Math.max(8, pool.workerCount * batch * 2);
     return this.waiting.take(target, (id) => this.desired.get(id), (id, hash) => this.index?.upsert(id, [], hash));
   }
 
-  private async embedGroup(pool: EmbeddingPool, index: VectorIndex, group: Group): Promise<void> {
+  private async embedGroup(pool: EmbeddingWorkers, index: VectorIndex, group: Group): Promise<void> {
     const requests =
       group.kind === 'openings'
         ? group.notes.map((note) => ({ text: note.text, window: 0 }))
@@ -443,6 +445,6 @@ export class SemanticIndexer {
  * (so 16 for a server, whose pool's batch is 2; `index`, which answers no
  * query, takes a batch of 8 and so 64 openings a call).
  */
-function openingBatch(pool: EmbeddingPool): number {
+function openingBatch(pool: EmbeddingWorkers): number {
   return pool.batchSize * 8;
 }

@@ -1,4 +1,5 @@
 import type { EmbedderSpec } from './embedder.js';
+import type { EmbeddingPool } from './embedding-pool.js';
 import type { VectorIndexOptions } from './vector-index.js';
 import type { Logger } from '../../vault/logger.js';
 
@@ -14,6 +15,13 @@ export interface SemanticIndexerOptions {
   /** Windows per worker batch (see EmbeddingPool). */
   batchSize?: number;
   /**
+   * A pool that others use too (several served vaults in one process: the
+   * tests): the indexer embeds on its share of it (`EmbeddingPool#share`),
+   * and leaves it running at close; `embedder`, `workers` and `batchSize`
+   * then go unused, the pool having been made with its own.
+   */
+  sharedPool?: Promise<EmbeddingPool>;
+  /**
    * How long changes may stay unsaved, in ms (default 60 s). A save rewrites
    * the whole snapshot, so saves are also spaced at least 50 times as long
    * as the last one took. Unsaved vectors are not lost for good: their notes
@@ -22,6 +30,9 @@ export interface SemanticIndexerOptions {
   autoSaveMs?: number;
   index?: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'>;
 }
+
+/** Semantic search as a server is told to run it: which model, on how many worker threads, or on a pool it shares. */
+export type SemanticChoice = Pick<SemanticIndexerOptions, 'embedder' | 'workers' | 'batchSize' | 'sharedPool'>;
 
 export interface SemanticProgress {
   /** The model is loaded, every note has been reported (`allNotesReported`), and every one is embedded (or failed). */

@@ -70,3 +70,31 @@ describe('EmbeddingPool batches', () => {
     }
   });
 });
+
+describe('EmbeddingPool shares', () => {
+  it('runs each share on the pool, and a share that closes takes only its own queued work off the queue', async () => {
+    const pool = await EmbeddingPool.create({ spec: { kind: 'use-lite' }, workers: 0, batchSize: 1 });
+    try {
+      const [first, second] = [pool.share(), pool.share()];
+      expect({ id: first.id, dimensions: first.dimensions, batchSize: first.batchSize, workers: first.workerCount }).toEqual({ id: 'use-lite-512', dimensions: 512, batchSize: 1, workers: 1 });
+      // The spy of the test above, if it ran, still counts its calls.
+      const run = vi.spyOn(UseLiteEmbedder.prototype, 'embedWindows');
+      run.mockClear();
+      const requests = (who: string, count: number) => Array.from({ length: count }, (_, i) => ({ text: `${who}'s note ${i} about sourdough`, window: 0 }));
+      // Seven batches of one for the first share: the pool's one runner takes the first at once, the rest wait.
+      const firstCall = first.embedWindows(requests('Ann', 7));
+      const secondCall = second.embedWindows(requests('Bo', 3));
+      await first.close();
+      await expect(firstCall).rejects.toThrow('The embedding pool is closed');
+      const vectors = await secondCall;
+      // The batch the runner held when the first share closed, then the second share's three: none of the first's six waiting.
+      expect(run.mock.calls.map(([batch]) => batch.map((request) => request.text.split("'")[0]))).toEqual([['Ann'], ['Bo'], ['Bo'], ['Bo']]);
+      const [own] = await pool.embedWindows(requests('Bo', 1));
+      expect(vectors[0]?.vector).toEqual(own?.vector);
+      await expect(first.embed(['after closing'])).rejects.toThrow('The embedding pool is closed');
+      expect(await second.embed(['the pool goes on'])).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EmbeddingPool } from '../../../src/index/vectors/embedding-pool.js';
 import { SemanticIndexer, type SemanticProgress } from '../../../src/index/vectors/semantic-indexer.js';
 import { removeDir } from '../../support/helpers.js';
+import { sharedSemantic } from '../../support/shared-pool.js';
 import { withTempDir } from '../../support/vectors.js';
 
 const NOTES: Record<string, string> = {
@@ -35,7 +36,7 @@ async function waitUntilReady(indexer: SemanticIndexer, timeoutMs = 30_000): Pro
 describe('SemanticIndexer with Universal Sentence Encoder lite', () => {
   const open: { indexer: SemanticIndexer; cacheDir: string }[] = [];
   const make = (cacheDir: string, log: string[] = []): SemanticIndexer => {
-    const indexer = new SemanticIndexer({ cacheDir, embedder: { kind: 'use-lite' }, workers: 1, log: (line) => log.push(line) });
+    const indexer = new SemanticIndexer({ cacheDir, ...sharedSemantic(), log: (line) => log.push(line) });
     open.push({ indexer, cacheDir });
     return indexer;
   };

@@ -10,6 +10,7 @@ import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, waitFor, waitForEmbeddings, writeVault } from '../../support/helpers.js';
+import { sharedSemantic } from '../../support/shared-pool.js';
 import { teammateNoteId } from '../../../src/format/identity.js';
 
 const IDS = {
@@ -107,7 +108,7 @@ beforeAll(async () => {
     clock: new TestClock(),
     log: (line) => logs.push(line),
     // Semantic search on, so that the leak test covers semantic_search and find_similar over HTTP too.
-    semantic: { embedder: { kind: 'use-lite' }, workers: 1 },
+    semantic: sharedSemantic(),
   });
   await waitForEmbeddings(runtime);
   workSecret = (await createToken(dir, { name: 'work-reader', scopes: ['notes:read'], folder: 'Work' })).secret;
