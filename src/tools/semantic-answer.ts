@@ -38,14 +38,20 @@ function progressNote(view: VaultView): z.infer<typeof indexing> {
 /**
  * The hits `search` finds, as note items with the similarity the view
  * computed for them (already in its order), plus progress while embedding.
- * The progress is taken before the search runs: taken after, an answer
- * searched while the last notes were still being checked against their
- * vectors came back without it, as if complete (the search awaits the
- * model and the calibration, and the check can finish meanwhile).
+ * The search awaits the model and the calibration, and the embedding (after
+ * a warm start, the check of the last notes against their vectors) can
+ * finish meanwhile: taken only after, the progress let an answer searched
+ * over part of the notes come back as complete. Taken before and after, an
+ * answer is partial only when it was searched before the notes were done,
+ * with the counts of after, which cover whatever it found; when they were
+ * done meanwhile, it is searched again, over every note.
  */
 export async function semanticAnswer(view: VaultView, search: () => Promise<readonly VisibleHit[]>): Promise<z.infer<typeof semanticResult>> {
-  const progress = progressNote(view);
-  const items = (await search()).map((hit) => toItem(hit.note, hit.similarity ?? 0));
+  const before = progressNote(view);
+  let hits = await search();
+  const progress = before && progressNote(view);
+  if (before && !progress) hits = await search();
+  const items = hits.map((hit) => toItem(hit.note, hit.similarity ?? 0));
   return progress ? { items, indexing: progress } : { items };
 }
 
