@@ -130,7 +130,9 @@ describe('dexi-vault serve over stdio (built CLI)', () => {
       expect((early.structuredContent as { total: number }).total).toBe(await countNotes(dir));
     }
     expect(s.transportErrors).toEqual([]);
-  });
+    // Writing 2,000 notes, starting the built server and its first read: 14.6 s beside two busy
+    // loops (2026-12-03), most of the 20 s default.
+  }, 60_000);
 
   it('creates, reads, finds, appends to and deletes a note; logs only to stderr', async () => {
     const notes = await countNotes(dir);
