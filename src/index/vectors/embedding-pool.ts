@@ -257,7 +257,6 @@ class PoolShare implements EmbeddingWorkers {
   }
 }
 
-
 interface ModelInfo {
   id: string;
   dimensions: number;
