@@ -20,5 +20,5 @@ export function sharedSemantic(): SemanticChoice {
   const holder = globalThis as Holder;
   // Kept on globalThis, not in this module: a process keeps one whatever module registry a file runs in.
   holder[KEY] ??= EmbeddingPool.create({ spec: { kind: 'use-lite' }, workers: 1 });
-  return { embedder: { kind: 'use-lite' }, workers: 1, sharedPool: holder[KEY] };
+  return { sharedPool: holder[KEY] };
 }

@@ -262,14 +262,10 @@ export class SemanticIndexer {
 
   private async load(): Promise<void> {
     const options = this.options;
-    const pool = options.sharedPool
-      ? (await options.sharedPool).share()
-      : await EmbeddingPool.create({
-          spec: options.embedder,
-          workers: options.workers,
-          log: this.log,
-          ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
-        });
+    const pool =
+      'sharedPool' in options
+        ? (await options.sharedPool).share()
+        : await EmbeddingPool.create({ spec: options.embedder, workers: options.workers, log: this.log, ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}) });
     if (this.closing) {
       await pool.close();
       throw new Error('The semantic indexer was closed while starting');

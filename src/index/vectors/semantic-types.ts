@@ -5,22 +5,32 @@ import type { Logger } from '../../vault/logger.js';
 
 /** What a SemanticIndexer (semantic-indexer.ts) is made with and reports, apart so that its file holds what it does. */
 
-export interface SemanticIndexerOptions {
-  /** Folder of the vector snapshot, for example `<vault>/.dexi/cache/vectors`. */
-  cacheDir: string;
+/** Semantic search on a pool of the indexer's own: which model, on how many worker threads. */
+export interface OwnPool {
   embedder: EmbedderSpec;
   /** Embedding worker threads; 0 runs the model on the calling thread. */
   workers: number;
-  log: Logger;
   /** Windows per worker batch (see EmbeddingPool). */
   batchSize?: number;
-  /**
-   * A pool that others use too (several served vaults in one process: the
-   * tests): the indexer embeds on its share of it (`EmbeddingPool#share`),
-   * and leaves it running at close; `embedder`, `workers` and `batchSize`
-   * then go unused, the pool having been made with its own.
-   */
-  sharedPool?: Promise<EmbeddingPool>;
+}
+
+/**
+ * Semantic search on a pool that others use too (several served vaults in
+ * one process: the tests): the indexer embeds on its share of it
+ * (`EmbeddingPool#share`), and leaves it running at close. The pool was
+ * made with its own model, workers and batch.
+ */
+export interface SharedPool {
+  sharedPool: Promise<EmbeddingPool>;
+}
+
+/** Semantic search as a server is told to run it. */
+export type SemanticChoice = OwnPool | SharedPool;
+
+export type SemanticIndexerOptions = SemanticChoice & {
+  /** Folder of the vector snapshot, for example `<vault>/.dexi/cache/vectors`. */
+  cacheDir: string;
+  log: Logger;
   /**
    * How long changes may stay unsaved, in ms (default 60 s). A save rewrites
    * the whole snapshot, so saves are also spaced at least 50 times as long
@@ -29,10 +39,7 @@ export interface SemanticIndexerOptions {
    */
   autoSaveMs?: number;
   index?: Omit<VectorIndexOptions, 'embedderId' | 'dimensions'>;
-}
-
-/** Semantic search as a server is told to run it: which model, on how many worker threads, or on a pool it shares. */
-export type SemanticChoice = Pick<SemanticIndexerOptions, 'embedder' | 'workers' | 'batchSize' | 'sharedPool'>;
+};
 
 export interface SemanticProgress {
   /** The model is loaded, every note has been reported (`allNotesReported`), and every one is embedded (or failed). */
