@@ -6,7 +6,8 @@ import type { SemanticChoice } from '../../src/index/vectors/semantic-types.js';
  * server a test process opens: the files of the `shared` project run one
  * after another in a process, and each server that made its own pool paid
  * for the model's load (0.4–0.7 s of CPU) and its slow first call (about
- * 0.2 s) again, 29 times a run. Each server embeds on its share of the
+ * 0.2 s) again: 24 of a run's 29 pools (pool.test.ts and transformers.test.ts
+ * keep their own five). Each server embeds on its share of the
  * pool (`EmbeddingPool#share`), which its close takes off the queue.
  * What a pool of its own does (its workers, their deaths and restarts, its
  * close) is test/index/vectors/pool.test.ts's to prove.
