@@ -6,6 +6,7 @@ import type { Logger } from '../vault/vault.js';
 import { missingScope, type ToolContext, type ToolDefinition } from '../tools/tool.js';
 import { answerBytesOfJson, formatMiB } from '../tools/answer-size.js';
 import { describeInvalidArguments, describeUnknownArguments, errorResult, thrownResult } from './errors.js';
+import { LazyJsonSchemaValidator } from './lazy-validator.js';
 import { CallGate, DEFAULT_LIMITS, type ServerLimits } from './limits.js';
 import { serveAsPrompts } from './prompts.js';
 import { serveNotesAsResources } from './resources.js';
@@ -146,6 +147,7 @@ export function serverShell(options: Pick<ServerOptions, 'name' | 'version' | 'i
         ...(hasScope(policy, 'notes:read') ? { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {} } : {}),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      jsonSchemaValidator: new LazyJsonSchemaValidator(),
     },
   );
 }
