@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { access, readdir, readFile } from 'node:fs/promises';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir, writeVault } from '../support/helpers.js';
 import { eventually, ROOT, run, TOOL_NAMES } from '../support/process.js';
+import { testClient } from '../support/test-client.js';
 
 /**
  * The MCP bundle as a desktop client installs and starts it: `node
@@ -100,7 +101,7 @@ describe.sequential('the MCP bundle, unpacked and started as a desktop client st
     transport.stderr?.on('data', (chunk: Buffer) => {
       log = (log + chunk.toString('utf8')).slice(-50_000);
     });
-    const client = new Client({ name: 'bundle-test', version: '1.0.0' });
+    const client = testClient('bundle-test');
     try {
       await client.connect(transport, { timeout: 60_000 });
     } catch (error) {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { defineTool } from '../../src/tools/tool.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import type { Vault } from '../../src/vault/vault.js';
 import { TestClock } from '../support/helpers.js';
+import { testClient } from '../support/test-client.js';
 
 /**
  * A call that arrives while the vault is still being read (issue 34): one
@@ -82,7 +83,7 @@ async function connect(vault: ReadingVault, policy: AccessPolicy): Promise<Clien
   const view = new VaultView(vault as unknown as Vault, [], policy);
   const server = createMcpServer({ name: 'dexi-vault', version: 'test', tools: [probe, counter], context: { view, settings: DEFAULT_SETTINGS, clock: new TestClock() }, log: () => undefined });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const client = testClient('test');
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return client;
 }

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { cp, readdir, rm } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, type VaultSettings } from '../../src/vault/settings.j
 import { answersByPath, summariesByPath, TestClock } from './helpers.js';
 import { createRng } from '../support/random.js';
 import { withTimeout } from '../support/timeout.js';
+import { testClient } from './test-client.js';
 
 // Every call of a hardening test is bounded, so a hang fails instead of stalling the suite.
 export { withTimeout };
@@ -62,7 +63,7 @@ export async function openShared(dir: string, options: { settings?: Partial<Vaul
       if (connectOptions.limits) serverOptions.limits = connectOptions.limits;
       const server = createMcpServer(serverOptions);
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-      const client = new Client({ name: 'hardening', version: '1.0.0' }, connectOptions.capabilities ? { capabilities: connectOptions.capabilities } : {});
+      const client = testClient('hardening', connectOptions.capabilities);
       await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
       const connection: Connection = {
         client,

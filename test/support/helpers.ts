@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { ALL_TOOLS } from '../../src/tools/index.js';
 import { sharedSemantic } from './shared-pool.js';
 import type { Clock } from '../../src/vault/clock.js';
 import { DEFAULT_SETTINGS, readSettings, type VaultSettings } from '../../src/vault/settings.js';
+import { testClient } from './test-client.js';
 
 export const SAMPLE_VAULT = fileURLToPath(new URL('../../sample-vault', import.meta.url));
 
@@ -142,7 +143,7 @@ export async function connectClient(runtime: ServedVault, options: Pick<HarnessO
     log,
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const client = testClient('test');
   const live = new LiveInstructionsTransport(serverTransport, () => buildInstructions(context.view, settings));
   await Promise.all([server.connect(live), client.connect(clientTransport)]);
   return client;

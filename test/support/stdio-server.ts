@@ -1,7 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { eventually } from './process.js';
+import { testClient } from './test-client.js';
 
 /** The server's stderr is kept up to this many characters (the last half of it once over). */
 const STDERR_KEPT = 200_000;
@@ -77,7 +78,7 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Std
       waiters.add(check);
       check();
     });
-  const client = new Client({ name: options.clientName, version: '1.0.0' }, options.offers ? { capabilities: options.offers.capabilities } : undefined);
+  const client = testClient(options.clientName, options.offers?.capabilities);
   options.offers?.handle(client);
   const transportErrors: Error[] = [];
   let closed = false;

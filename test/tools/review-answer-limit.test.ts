@@ -1,4 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { createMcpServer } from '../../src/server/server.js';
 import { ALL_TOOLS } from '../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../src/vault/settings.js';
 import { removeDir, TestClock, writeVault } from '../support/helpers.js';
+import { testClient } from '../support/test-client.js';
 
 /** Three due cards of about 60 kB each: one fits an answer of 300,000 bytes, two do not. */
 function cards(): Record<string, string> {
@@ -34,7 +34,7 @@ describe('get_due_reviews plans its answer against the limit the server enforces
     await runtime.loaded;
     const server = createMcpServer({ name: 'dexi-vault', version: 'test', tools: ALL_TOOLS, context: runtime.context(createPolicy({})), log: () => undefined, limits: { maxResponseBytes: 300_000 } });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test', version: '1.0.0' });
+    const client = testClient('test');
     await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
     open.unshift(() => client.close());
 

@@ -1,9 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListRootsRequestSchema, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Handover } from '../../../src/server/transports/handover.js';
+import { testClient } from '../../support/test-client.js';
 
 /**
  * One connection served by a stand-in and then by the real server
@@ -36,7 +37,7 @@ async function wire(): Promise<Wired> {
   wired.boot = new Server(INFO, CAPABILITIES);
   await wired.boot.connect(wired.handover.boot);
   await wired.handover.start();
-  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true }, elicitation: { form: {} } } });
+  const client = testClient('test', { roots: { listChanged: true }, elicitation: { form: {} } });
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: 'file:///notes' }] }));
   client.onerror = (error) => wired.clientErrors.push(error);
   await client.connect(clientSide);

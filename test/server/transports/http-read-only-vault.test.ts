@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readdir } from 'node:fs/promises';
@@ -10,6 +10,7 @@ import { ServedVault } from '../../../src/server/served-vault.js';
 import { ALL_TOOLS } from '../../../src/tools/index.js';
 import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, tempDir, writeVault } from '../../support/helpers.js';
+import { testClient } from '../../support/test-client.js';
 
 /**
  * Over HTTP each token brings its own scopes; on a vault the server cannot
@@ -45,7 +46,7 @@ afterAll(async () => {
 describe('serve --http on a vault that cannot be written', () => {
   it('gives a token with notes:write the read tools only, and refuses a write by name', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { Authorization: `Bearer ${secret}` } } });
-    client = new Client({ name: 'read-only-http-test', version: '1.0.0' });
+    client = testClient('read-only-http-test');
     await client.connect(transport);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('search_notes');

@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { readFile, stat } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS } from '../../../src/vault/settings.js';
 import { removeDir, TestClock, waitFor, waitForEmbeddings, writeVault } from '../../support/helpers.js';
 import { sharedSemantic } from '../../support/shared-pool.js';
 import { teammateNoteId } from '../../../src/format/identity.js';
+import { testClient } from '../../support/test-client.js';
 
 const IDS = {
   plan: '11111111-1111-4111-8111-111111111111',
@@ -60,7 +61,7 @@ async function startServer(extra: Partial<HttpOptions> = {}): Promise<HttpHandle
 
 async function connectWith(secret: string, handle: HttpHandle = server): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { Authorization: `Bearer ${secret}` } } });
-  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  const client = testClient('http-test');
   await client.connect(transport);
   clients.push(client);
   return { client, transport };
