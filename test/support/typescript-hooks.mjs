@@ -3,7 +3,9 @@
 // imports `src/` as TypeScript, so there is no parse-worker.js or
 // embed-worker.js beside the module that starts the worker; with these
 // hooks the worker runs the same source the test imports, never a possibly
-// stale dist/. Plain JavaScript, since it runs before anything can be compiled.
+// stale dist/: a worker entry from its bundle made at the start of the run
+// (worker-bundles.ts), any other file transpiled. Plain JavaScript, since it
+// runs before anything can be compiled.
 //
 // Every vault a test opened started a scan worker (now only a vault with a
 // large cache does; the embedding and parsing workers remain), so these hooks
@@ -14,12 +16,12 @@
 // file's name, its source and the compiler's version: a changed source has
 // another hash, so nothing stale is ever read.
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const COMPILER = `typescript ${require('typescript/package.json').version} ES2022 inline-map`;
@@ -27,7 +29,20 @@ const CACHE_DIR = path.join(tmpdir(), 'dexi-vault-test-ts-cache');
 mkdirSync(CACHE_DIR, { recursive: true });
 let ts;
 
+// A worker thread's entry in src/ (it has no parent module), run from the bundle of it made at the
+// start of this test run from the same source (test/support/worker-bundles.ts), when there is one.
+const SRC = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src')).href + '/';
+const WORKER_ENTRY = /\/([a-z]+-worker)\.ts$/;
+const BUNDLES = process.env.DEXI_TEST_WORKER_BUNDLES;
+
 export async function resolve(specifier, context, next) {
+  const resolved = await resolveSource(specifier, context, next);
+  const entry = BUNDLES !== undefined && context.parentURL === undefined && resolved.url.startsWith(SRC) ? WORKER_ENTRY.exec(resolved.url)?.[1] : undefined;
+  const bundle = entry === undefined ? undefined : path.join(BUNDLES, `${entry}.js`);
+  return bundle !== undefined && existsSync(bundle) ? { url: pathToFileURL(bundle).href, format: 'module', shortCircuit: true } : resolved;
+}
+
+async function resolveSource(specifier, context, next) {
   try {
     return await next(specifier, context);
   } catch (error) {
