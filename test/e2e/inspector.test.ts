@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { copySampleVault, removeDir, tempDir } from '../support/helpers.js';
 import { CLI, INSPECTOR, run, STACK_FRAME, TOOL_NAMES, type Run } from '../support/process.js';
+import { NO_MODEL } from '../support/rpc.js';
 
 /**
  * A third-party client: the MCP Inspector's CLI mode (`mcp-inspector --cli`,
@@ -65,12 +66,16 @@ function inspectorEnv(): NodeJS.ProcessEnv {
 
 /**
  * Run `mcp-inspector --cli --format json <args> -- node dist/app/dexi-vault.js serve --vault DIR`;
- * with `server` in front of the CLI's path when given (a program run with this Node).
+ * with `server` in front of the CLI's path when given (a program run with this Node). With
+ * `--model none` but where the call lists the tools: no other call here searches by meaning, and
+ * every run starts a server, which with the model loaded it and began embedding the sample vault
+ * beside the inspector (measured: the file's 11 servers took 14.2 s of CPU, now 8.3 s).
  */
 function inspect(args: readonly string[], server: readonly string[] = []): Promise<Run> {
+  const model = args.includes('tools/list') ? [] : NO_MODEL;
   return run(
     process.execPath,
-    [INSPECTOR, '--cli', '--format', 'json', '--connect-timeout', '60000', ...args, '--', process.execPath, ...server, CLI, 'serve', '--vault', dir],
+    [INSPECTOR, '--cli', '--format', 'json', '--connect-timeout', '60000', ...args, '--', process.execPath, ...server, CLI, 'serve', '--vault', dir, ...model],
     { cwd: home, env: inspectorEnv(), timeoutMs: TIMEOUT - 5_000 },
   );
 }

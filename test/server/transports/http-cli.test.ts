@@ -153,7 +153,8 @@ describe('dexi-vault token', () => {
   });
 
   it('serves over HTTP with the token, refuses without it or from a page --allow-origin did not name, and stops cleanly on SIGINT', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--vault', dir, '--http', '0', '--allow-origin', 'https://App.example.com/'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // No search by meaning here: without the model, the server does not load it and embed the vault meanwhile.
+    const child = spawn(process.execPath, [CLI, 'serve', '--vault', dir, '--model', 'none', '--http', '0', '--allow-origin', 'https://App.example.com/'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     const url = await new Promise<string>((resolve, reject) => {
