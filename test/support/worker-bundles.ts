@@ -9,14 +9,15 @@ import { ROOT } from './process.js';
  * packages' too, went through the module hooks' own thread
  * (typescript-hooks.mjs) one message at a time: a conversion worker, which
  * loads linkedom, Readability and turndown, took 1.8 s of CPU to start
- * (four runs, 1.43 s each when started twice in a row) against 0.3 s from a
- * bundle, and the suite starts dozens of them, one more after each document
- * it stops. The hooks run a worker from its bundle when there is one; the
- * bundles are made from the source the tests import, at the start of the
- * run and again before each rerun in watch mode, so they are never stale.
- * The packages that find files beside themselves stay outside, as in
- * rolldown.config.mjs; so the folder is inside the repository, where Node
- * finds them in node_modules.
+ * against 0.3 s from a bundle (three starts in one process each way, the
+ * hooks registered), and the conversion pool starts a fresh one after each
+ * document it stops (a profiled run held 11 of them in one test process).
+ * The hooks run a worker from its bundle when there is one; the bundles are
+ * made from the source the tests import, at the start of the run and again
+ * before each rerun in watch mode, so they are never stale. The packages
+ * that find files beside themselves stay outside, as in rolldown.config.mjs;
+ * so the folder is inside the repository, where Node finds them in
+ * node_modules.
  */
 const ENTRIES = {
   'convert-worker': 'src/import/convert-worker.ts',
