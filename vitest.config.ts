@@ -47,12 +47,12 @@ class LongFirstSequencer extends BaseSequencer {
   }
 }
 
-/** Test files run at once: DEXI_TEST_WORKERS when it is a whole number from 1 to 16, else 3. */
+/** Test files run at once: DEXI_TEST_WORKERS when it is a whole number from 1 to 16, else 4. */
 function testWorkers(asked: string | undefined): number {
-  if (asked === undefined || asked === '') return 3;
+  if (asked === undefined || asked === '') return 4;
   const workers = Number(asked);
   if (!Number.isInteger(workers) || workers < 1 || workers > 16) {
-    throw new Error(`DEXI_TEST_WORKERS is ${JSON.stringify(asked)}; give a whole number from 1 to 16, or leave it unset for 3.`);
+    throw new Error(`DEXI_TEST_WORKERS is ${JSON.stringify(asked)}; give a whole number from 1 to 16, or leave it unset for 4.`);
   }
   return workers;
 }
@@ -62,12 +62,14 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Many test files spend much of their time waiting on child processes (the built CLI, npm,
-    // git, the outside actors), watchers and timers rather than on a core, so three files run at
+    // git, the outside actors), watchers and timers rather than on a core, so four files run at
     // once. Every file uses temporary folders of its own and port 0, so files running at once do
     // not meet. Measured on 2 idle cores (2026-12-03): the suite took 350 s with two files at once
-    // and 303 s with three; beside two busy loops (load 6), three took 483 s, every test passed,
-    // and no test used more than half of its time limit (the longest at the 20 s default, 10.0 s).
-    // A machine busy with other work can ask for fewer: DEXI_TEST_WORKERS=1 or 2. vitest's own
+    // and 303 s with three; later, with less work around the tests, 266 s with three and 240 s
+    // with four (1.76 and 1.90 cores busy on average). Beside two busy loops, four took 332 s,
+    // every test passed, and none used more than 30 % of its time limit (crash's 15 rounds 42 s of
+    // 150; under the 20 s default, none took 8 s). A machine busy with other work can ask for
+    // fewer: DEXI_TEST_WORKERS=1, 2 or 3. vitest's own
     // --maxWorkers does not reach the projects below, which take this value; so an earlier run
     // with `--maxWorkers=3` at a load of 17 to 19, which failed 15 tests in the first 22 files,
     // most on their time limits, may have run two files at once or three.
