@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { rolldown } from 'rolldown';
+import config from '../../rolldown.config.mjs';
 import { ROOT } from './process.js';
 
 /**
@@ -19,12 +20,12 @@ import { ROOT } from './process.js';
  * so the folder is inside the repository, where Node finds them in
  * node_modules.
  */
-const ENTRIES = {
-  'convert-worker': 'src/import/convert-worker.ts',
-  'embed-worker': 'src/index/vectors/embed-worker.ts',
-  'parse-worker': 'src/vault/workers/parse-worker.ts',
-  'scan-worker': 'src/vault/workers/scan-worker.ts',
-};
+/** The worker entries of rolldown.config.mjs (built from dist/), as their sources in src/. */
+const ENTRIES = Object.fromEntries(
+  Object.entries(config.input)
+    .filter(([name]) => name.endsWith('-worker'))
+    .map(([name, built]) => [name, built.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts')]),
+);
 
 /** A new folder for one run's worker bundles. */
 export async function workerBundlesDir(): Promise<string> {
@@ -40,7 +41,7 @@ export async function bundleWorkers(dir: string): Promise<void> {
     cwd: ROOT,
     input: ENTRIES,
     platform: 'node',
-    external: [/^node:/, 'hnswlib-node', /^@huggingface\/transformers/, 'onnxruntime-node', /^@energetic-ai\//],
+    external: config.external,
     // src/ imports its own modules as `./x.js`: the TypeScript beside them.
     resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
     logLevel: 'warn',
