@@ -29,17 +29,16 @@ const CACHE_DIR = path.join(tmpdir(), 'dexi-vault-test-ts-cache');
 mkdirSync(CACHE_DIR, { recursive: true });
 let ts;
 
-// A worker thread's entry in src/ (it has no parent module), run from the bundle of it made at the
-// start of this test run from the same source (test/support/worker-bundles.ts), when there is one.
+// A thread's entry in src/ (it has no parent module) runs from the bundle of the same name made at
+// the start of this test run from the same source (test/support/worker-bundles.ts), when there is one.
 const SRC = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src')).href + '/';
-const WORKER_ENTRY = /\/([a-z]+-worker)\.ts$/;
 const BUNDLES = process.env.DEXI_TEST_WORKER_BUNDLES;
 
 export async function resolve(specifier, context, next) {
   const resolved = await resolveSource(specifier, context, next);
-  const entry = BUNDLES !== undefined && context.parentURL === undefined && resolved.url.startsWith(SRC) ? WORKER_ENTRY.exec(resolved.url)?.[1] : undefined;
-  const bundle = entry === undefined ? undefined : path.join(BUNDLES, `${entry}.js`);
-  return bundle !== undefined && existsSync(bundle) ? { url: pathToFileURL(bundle).href, format: 'module', shortCircuit: true } : resolved;
+  if (BUNDLES === undefined || context.parentURL !== undefined || !resolved.url.startsWith(SRC) || !resolved.url.endsWith('.ts')) return resolved;
+  const bundle = path.join(BUNDLES, `${path.basename(fileURLToPath(resolved.url), '.ts')}.js`);
+  return existsSync(bundle) ? { url: pathToFileURL(bundle).href, format: 'module', shortCircuit: true } : resolved;
 }
 
 async function resolveSource(specifier, context, next) {

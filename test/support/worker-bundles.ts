@@ -18,9 +18,9 @@ import { ROOT } from './process.js';
  * before each rerun in watch mode, so they are never stale. The packages
  * that find files beside themselves stay outside, as in rolldown.config.mjs;
  * so the folder is inside the repository, where Node finds them in
- * node_modules.
+ * node_modules. The entries are rolldown.config.mjs's workers (built from
+ * dist/), as their sources in src/.
  */
-/** The worker entries of rolldown.config.mjs (built from dist/), as their sources in src/. */
 const ENTRIES = Object.fromEntries(
   Object.entries(config.input)
     .filter(([name]) => name.endsWith('-worker'))
