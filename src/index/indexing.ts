@@ -2,6 +2,7 @@ import { ensureIgnoredDir, ensureTeammateCacheDir, teammateCacheDir, vectorsDir 
 import { toSearchText } from '../format/markdown.js';
 import type { NoteRecord } from '../vault/note.js';
 import type { Vault } from '../vault/vault.js';
+import { tableOf, type RecordTable } from '../vault/record-table.js';
 import { loadSnapshot, saveSnapshot } from './cache.js';
 import { FullTextIndex } from './fulltext/fulltext.js';
 import { MovesJournal, replayMoves } from './moves-journal.js';
@@ -84,15 +85,15 @@ export class Indexing {
    * records of each vault that had a cache, for its first read to compare
    * the files with.
    */
-  async attach(): Promise<Map<Vault, readonly NoteRecord[]>> {
-    const cachedRecords = new Map<Vault, readonly NoteRecord[]>();
+  async attach(): Promise<Map<Vault, RecordTable>> {
+    const cachedRecords = new Map<Vault, RecordTable>();
     await Promise.all(
       [...this.saved].map(async ([vault, saved]) => {
         // Moves are saved from the first read on: one found at start is one fewer to find again.
         vault.keepIdentityWith((record, from) => saved.journal.append(record, from));
         const snapshot = await loadSnapshot(saved.folder, (line) => this.options.log(vault === this.own ? line : `${vault.owner}'s vault: ${line}`));
         this.fulltext.set(vault, snapshot?.fulltext ?? FullTextIndex.empty());
-        const { records, moves } = await replayMoves(saved.folder, snapshot?.records ?? []);
+        const { records, moves } = await replayMoves(saved.folder, snapshot?.records ?? tableOf([]));
         if (snapshot || moves > 0) cachedRecords.set(vault, records);
         if (!snapshot || moves > 0) saved.dirty = true;
       }),

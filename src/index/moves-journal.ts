@@ -1,6 +1,7 @@
 import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { NoteRecord } from '../vault/note.js';
+import { tableOf, tableRecords, type RecordTable } from '../vault/record-table.js';
 
 /*
  * What the server learned about identity since the index cache was last
@@ -40,14 +41,15 @@ function looksLikeRecord(value: unknown): value is NoteRecord {
  * takes its text from the file, never from the journal. A line cut short by
  * a crash, or anything else unreadable, is skipped.
  */
-export async function replayMoves(folder: string, cached: readonly NoteRecord[]): Promise<{ records: NoteRecord[]; moves: number }> {
+export async function replayMoves(folder: string, cached: RecordTable): Promise<{ records: RecordTable; moves: number }> {
   let text: string;
   try {
     text = await readFile(movesFile(folder), 'utf8');
   } catch {
-    return { records: [...cached], moves: 0 };
+    return { records: cached, moves: 0 };
   }
-  const byId = new Map(cached.map((record) => [record.id, record]));
+  // Rare (a server stopped before it saved after a move): every row is made, as before the table.
+  const byId = new Map(tableRecords(cached).map((record) => [record.id, record]));
   let moves = 0;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
@@ -64,7 +66,7 @@ export async function replayMoves(folder: string, cached: readonly NoteRecord[])
     byId.set(record.id, { ...record, ctimeMs: -1 });
     moves++;
   }
-  return { records: [...byId.values()], moves };
+  return { records: tableOf([...byId.values()]), moves };
 }
 
 /**

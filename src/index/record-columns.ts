@@ -1,6 +1,7 @@
 import { SOURCES, type NoteRecord } from '../vault/note.js';
-import { decodeRecordExtras, RecordExtrasWriter } from './record-extras.js';
-import { bytesOf, CHUNK, chunkBytesOf, copied, DamagedRecords, decodeStringColumn, parseJsonBlob } from './string-column.js';
+import { tableRecords, type RecordTable, type RowNumbers } from '../vault/record-table.js';
+import { RecordExtrasReader, RecordExtrasWriter } from './record-extras.js';
+import { bytesOf, CHUNK, chunkBytesOf, copied, DamagedRecords, parseJsonBlob, TextColumn } from './string-column.js';
 
 export { DamagedRecords };
 
@@ -135,8 +136,18 @@ export function* encodeRecords(records: readonly NoteRecord[]): Generator<Uint8A
 const PAUSE = new Uint8Array(0);
 
 
-/** The records of a section `encodeRecords` wrote; throws DamagedRecords on anything inconsistent. */
+/** The records of a section `encodeRecords` wrote, every one made; throws DamagedRecords on anything inconsistent. */
 export function decodeRecords(section: Buffer): NoteRecord[] {
+  return tableRecords(decodeRecordTable(section));
+}
+
+/**
+ * The records of a section `encodeRecords` wrote, as a table whose rows are
+ * made into records when asked (record-table.ts). Everything is checked
+ * now: anything inconsistent throws DamagedRecords here, never when a row
+ * is made.
+ */
+export function decodeRecordTable(section: Buffer): RecordTable {
   if (section.length < 4) throw new DamagedRecords('no header');
   const headerBytes = section.readUInt32LE(section.length - 4);
   const end = section.length - 4 - headerBytes;
@@ -153,42 +164,132 @@ export function decodeRecords(section: Buffer): NoteRecord[] {
     return blob;
   };
   const numbers = copied(Float64Array, next(count * NUMBER_COLUMNS.length * 8));
-  const flags = next(count);
+  const flags = Uint8Array.from(next(count));
+  for (const flag of flags) if (SOURCES[flag >> SOURCE_SHIFT] === undefined) throw new DamagedRecords('source');
   const tagCounts = copied(Uint32Array, next(count * 4));
   const tagIndexes = copied(Uint32Array, next());
-  const strings = STRING_COLUMNS.map(() => {
+  const column = (): TextColumn => {
     const text = next();
-    return decodeStringColumn(count, next(count * 4), next(Math.ceil(count / CHUNK) * 4), text);
+    return new TextColumn(count, next(count * 4), next(Math.ceil(count / CHUNK) * 4), text);
+  };
+  // One for each of STRING_COLUMNS, in order.
+  const texts: Columns['texts'] = [column(), column(), column(), column(), column(), column(), column()];
+  const extras = parseExtras(next(), count);
+  const typed = new RecordExtrasReader(count, tagNames, next);
+  if (offset !== end || !blobs.next().done) throw new DamagedRecords('blob count');
+  const [ids, paths, , hashes] = texts;
+  return new ColumnTable(count, {
+    numbers,
+    flags,
+    tagStarts: tagStartsOf(tagCounts, tagIndexes, tagNames.length),
+    tagIndexes,
+    tagNames,
+    // Made now: a first read keys every row by them (loader.ts).
+    ids: decodeAll(ids),
+    paths: decodeAll(paths),
+    hashes: decodeAll(hashes),
+    texts,
+    extras,
+    typed,
   });
-  const extras = parseExtras(next());
-  const [ids, paths, titles, hashes, snippets, folders, links] = strings as [string[], string[], string[], string[], string[], string[], string[]];
+}
 
-  const records = new Array<NoteRecord>(count);
-  const width = NUMBER_COLUMNS.length;
-  let tagAt = 0;
-  for (let i = 0; i < count; i++) {
-    const n = i * width;
-    const flag = flags[i] as number;
-    const source = SOURCES[flag >> SOURCE_SHIFT];
-    if (source === undefined) throw new DamagedRecords('source');
-    const tagCount = tagCounts[i] as number;
-    const tags = new Array<string>(tagCount);
-    for (let t = 0; t < tagCount; t++) {
-      const name = tagNames[tagIndexes[tagAt++] as number];
-      if (name === undefined) throw new DamagedRecords('tag');
-      tags[t] = name;
-    }
+function decodeAll(column: TextColumn): string[] {
+  return Array.from({ length: column.count }, (_, i) => column.at(i));
+}
+
+/** Where each record's tags start in `tagIndexes` (one more entry than records); throws DamagedRecords unless they add up and name known tags. */
+function tagStartsOf(tagCounts: Uint32Array, tagIndexes: Uint32Array, tagNameCount: number): Uint32Array {
+  const starts = new Uint32Array(tagCounts.length + 1);
+  let at = 0;
+  for (let row = 0; row < tagCounts.length; row++) {
+    starts[row] = at;
+    at += tagCounts[row] as number;
+  }
+  starts[tagCounts.length] = at;
+  if (at !== tagIndexes.length) throw new DamagedRecords('tag count');
+  for (const index of tagIndexes) if (index >= tagNameCount) throw new DamagedRecords('tag');
+  return starts;
+}
+
+/** What a ColumnTable reads its rows from. */
+interface Columns {
+  numbers: Float64Array;
+  flags: Uint8Array;
+  tagStarts: Uint32Array;
+  tagIndexes: Uint32Array;
+  tagNames: readonly string[];
+  ids: readonly string[];
+  paths: readonly string[];
+  hashes: readonly string[];
+  /** STRING_COLUMNS, in order. */
+  texts: readonly [TextColumn, TextColumn, TextColumn, TextColumn, TextColumn, TextColumn, TextColumn];
+  /** The keys few records have, by row. */
+  extras: ReadonlyMap<number, Record<string, unknown>>;
+  typed: RecordExtrasReader;
+}
+
+/** The rows of a decoded records section, each made into a record when asked. */
+class ColumnTable implements RecordTable {
+  constructor(
+    readonly count: number,
+    private readonly columns: Columns,
+  ) {}
+
+  id(row: number): string {
+    return this.columns.ids[row] as string;
+  }
+
+  path(row: number): string {
+    return this.columns.paths[row] as string;
+  }
+
+  hash(row: number): string {
+    return this.columns.hashes[row] as string;
+  }
+
+  folder(row: number): string | null {
+    return (this.columns.flags[row] as number) & AT_ROOT ? null : this.columns.texts[5].at(row);
+  }
+
+  numbers(row: number): RowNumbers {
+    const { numbers, extras } = this.columns;
+    const n = row * NUMBER_COLUMNS.length;
+    const extra = extras.get(row) as Partial<RowNumbers> | undefined;
+    return {
+      createdMs: numbers[n] as number,
+      updatedMs: numbers[n + 1] as number,
+      statedCreatedMs: stated(numbers[n + 2] as number),
+      statedUpdatedMs: stated(numbers[n + 3] as number),
+      size: numbers[n + 4] as number,
+      mtimeMs: numbers[n + 5] as number,
+      ctimeMs: numbers[n + 6] as number,
+      ino: numbers[n + 7] as number,
+      birthtimeMs: numbers[n + 8] as number,
+      keptCreatedMs: extra?.keptCreatedMs,
+      keptUpdatedMs: extra?.keptUpdatedMs,
+      editedMs: extra?.editedMs,
+    };
+  }
+
+  record(row: number): NoteRecord {
+    const { numbers, flags, tagStarts, tagIndexes, tagNames, texts, extras, typed } = this.columns;
+    const n = row * NUMBER_COLUMNS.length;
+    const flag = flags[row] as number;
+    const firstTag = tagStarts[row] as number;
+    const tags = new Array<string>((tagStarts[row + 1] as number) - firstTag);
+    for (let t = 0; t < tags.length; t++) tags[t] = tagNames[tagIndexes[firstTag + t] as number] as string;
     // One shape for every record: the optional dates go in after.
     const record: NoteRecord = {
-      id: ids[i] as string,
-      path: paths[i] as string,
-      folder: flag & AT_ROOT ? null : (folders[i] as string),
-      title: titles[i] as string,
-      source,
+      id: this.id(row),
+      path: this.path(row),
+      folder: this.folder(row),
+      title: texts[2].at(row),
+      source: SOURCES[flag >> SOURCE_SHIFT] as NoteRecord['source'],
       createdMs: numbers[n] as number,
       updatedMs: numbers[n + 1] as number,
       tags,
-      snippet: snippets[i] as string,
+      snippet: texts[4].at(row),
       shared: (flag & SHARED) !== 0,
       broken: (flag & BROKEN) !== 0,
       size: numbers[n + 4] as number,
@@ -196,31 +297,24 @@ export function decodeRecords(section: Buffer): NoteRecord[] {
       ctimeMs: numbers[n + 6] as number,
       ino: numbers[n + 7] as number,
       birthtimeMs: numbers[n + 8] as number,
-      hash: hashes[i] as string,
+      hash: this.hash(row),
     };
-    const statedCreated = numbers[n + 2] as number;
-    const statedUpdated = numbers[n + 3] as number;
-    if (!Number.isNaN(statedCreated)) record.statedCreatedMs = statedCreated;
-    if (!Number.isNaN(statedUpdated)) record.statedUpdatedMs = statedUpdated;
-    const linkText = links[i] as string;
+    const statedCreated = stated(numbers[n + 2] as number);
+    const statedUpdated = stated(numbers[n + 3] as number);
+    if (statedCreated !== undefined) record.statedCreatedMs = statedCreated;
+    if (statedUpdated !== undefined) record.statedUpdatedMs = statedUpdated;
+    const linkText = texts[6].at(row);
     if (linkText !== '') record.links = linkText.split('\n');
-    records[i] = record;
+    typed.apply(record, row);
+    const extra = extras.get(row);
+    if (extra) Object.assign(record, extra);
+    return record;
   }
-  if (tagAt !== tagIndexes.length) throw new DamagedRecords('tag count');
-  decodeRecordExtras(records, tagNames, next);
-  if (offset !== end || !blobs.next().done) throw new DamagedRecords('blob count');
-  applyExtras(records, extras);
-  return records;
 }
 
-/** The keys few records have, as parseExtras read them, onto their records. */
-function applyExtras(records: NoteRecord[], extras: unknown[]): void {
-  for (const entry of extras) {
-    if (!Array.isArray(entry) || typeof entry[1] !== 'object' || entry[1] === null) throw new DamagedRecords('extra');
-    const record = records[entry[0] as number];
-    if (!record) throw new DamagedRecords('extra index');
-    Object.assign(record, entry[1]);
-  }
+/** An optional number of the numbers column: NaN where the record has none. */
+function stated(value: number): number | undefined {
+  return Number.isNaN(value) ? undefined : value;
 }
 
 function parseHeader(text: string): Header {
@@ -242,8 +336,16 @@ function parseHeader(text: string): Header {
   return header as Header;
 }
 
-function parseExtras(blob: Buffer): unknown[] {
+/** The keys few records have, by row; throws DamagedRecords unless each entry is a row and an object. */
+function parseExtras(blob: Buffer, count: number): Map<number, Record<string, unknown>> {
   const extras = parseJsonBlob(blob, 'extras');
   if (!Array.isArray(extras)) throw new DamagedRecords('extras');
-  return extras;
+  const byRow = new Map<number, Record<string, unknown>>();
+  for (const entry of extras as unknown[]) {
+    if (!Array.isArray(entry) || typeof entry[1] !== 'object' || entry[1] === null) throw new DamagedRecords('extra');
+    const row: unknown = entry[0];
+    if (typeof row !== 'number' || !Number.isInteger(row) || row < 0 || row >= count) throw new DamagedRecords('extra index');
+    byRow.set(row, { ...byRow.get(row), ...(entry[1] as Record<string, unknown>) });
+  }
+  return byRow;
 }

@@ -1,7 +1,7 @@
 import type { PropertyScalar, StoredValue } from '../format/property-values.js';
 import type { NoteTask, TaskPriority, TaskStatus } from '../format/tasks.js';
 import type { NoteRecord } from '../vault/note.js';
-import { bytesOf, copied, DamagedRecords, decodeStringColumn, parseJsonBlob, StringColumn } from './string-column.js';
+import { bytesOf, copied, DamagedRecords, parseJsonBlob, StringColumn, TextColumn } from './string-column.js';
 
 /*
  * The records' frontmatter properties and tasks in the index cache, by
@@ -119,7 +119,7 @@ export class RecordExtrasWriter {
     this.dates.push(dates);
   }
 
-  /** The blobs, in the order decodeRecordExtras reads them. */
+  /** The blobs, in the order RecordExtrasReader reads them. */
   blobs(): Uint8Array[] {
     return [
       Buffer.from(JSON.stringify([...this.names.keys()]), 'utf8'),
@@ -144,18 +144,26 @@ function u32(values: readonly number[]): Uint8Array {
   return bytesOf(Uint32Array.from(values));
 }
 
-/** Reads one typed array after another, refusing to read past its end. */
+/** Values by index: a typed array, or a string column (string-column.ts). */
+interface Column<V> {
+  readonly length: number;
+  at(index: number): V | undefined;
+}
+
+/** Reads one column's values one after another from a position, refusing to read past its end. */
 class Cursor<V> {
-  at = 0;
-  constructor(readonly values: ArrayLike<V>) {}
+  constructor(
+    readonly values: Column<V>,
+    public at = 0,
+  ) {}
 
   next(): V {
     if (this.at >= this.values.length) throw new DamagedRecords('extras cut short');
-    return this.values[this.at++] as V;
+    return this.values.at(this.at++) as V;
   }
 
   peek(): V | undefined {
-    return this.values[this.at];
+    return this.at < this.values.length ? this.values.at(this.at) : undefined;
   }
 
   /** Throws unless every value was read. */
@@ -167,31 +175,170 @@ class Cursor<V> {
 /** The blobs of a section, one after the other: `expected` is a length the next one must have. */
 export type NextBlob = (expected?: number) => Buffer;
 
-/** Give `records` (as decoded from the other columns) their properties and tasks, from the blobs RecordExtrasWriter made. */
-export function decodeRecordExtras(records: NoteRecord[], tagNames: readonly string[], next: NextBlob): void {
-  const count = records.length;
-  const names = propertyNames(next());
-  const propertyCounts = copied(Uint32Array, next(count * 4));
-  const keys = new Cursor(copied(Uint32Array, next()));
-  const kinds = new Cursor(next());
-  const numbers = new Cursor(copied(Float64Array, next()));
-  const lists = new Cursor(copied(Uint32Array, next()));
-  const texts = new Cursor(stringsOf(next));
-  const values = { kinds, numbers, lists, texts };
-  for (let i = 0; i < count; i++) {
-    const keyCount = propertyCounts[i] as number;
-    if (keyCount === 0) continue;
+/** Where one record's values start in each of several columns, one Uint32Array a column. */
+class Starts {
+  readonly of: Uint32Array[];
+  constructor(count: number, columns: number) {
+    this.of = Array.from({ length: columns }, () => new Uint32Array(count));
+  }
+
+  /** Cursors over `values`, standing where record `row` starts. */
+  at<T extends readonly Column<unknown>[]>(row: number, values: T): { [K in keyof T]: Cursor<T[K] extends Column<infer V> ? V : never> } {
+    return values.map((column, i) => new Cursor(column, (this.of[i] as Uint32Array)[row])) as never;
+  }
+}
+
+/**
+ * The records' properties and tasks from the blobs RecordExtrasWriter made,
+ * checked whole when read (anything that does not add up throws
+ * DamagedRecords then, never later) and decoded one record at a time, when
+ * the record is made (record-table.ts).
+ */
+export class RecordExtrasReader {
+  private readonly names: string[];
+  private readonly propertyCounts: Uint32Array;
+  private readonly propertyValues: [keys: Uint32Array, kinds: Uint8Array, numbers: Float64Array, lists: Uint32Array, texts: TextColumn];
+  private readonly propertyStarts: Starts;
+  private readonly taskCounts: Uint32Array;
+  private readonly taskValues: [lines: Uint32Array, bits: Uint8Array, dates: Uint8Array, tagCounts: Uint32Array, tags: Uint32Array, texts: TextColumn];
+  private readonly taskStarts: Starts;
+
+  constructor(
+    count: number,
+    private readonly tagNames: readonly string[],
+    next: NextBlob,
+  ) {
+    this.names = propertyNames(next());
+    this.propertyCounts = copied(Uint32Array, next(count * 4));
+    this.propertyValues = [copied(Uint32Array, next()), next(), copied(Float64Array, next()), copied(Uint32Array, next()), stringsOf(next)];
+    this.propertyStarts = new Starts(count, this.propertyValues.length);
+    this.taskCounts = copied(Uint32Array, next(count * 4));
+    this.taskValues = [copied(Uint32Array, next()), next(), next(), copied(Uint32Array, next()), copied(Uint32Array, next()), stringsOf(next)];
+    this.taskStarts = new Starts(count, this.taskValues.length);
+    this.checkProperties(count);
+    this.checkTasks(count);
+  }
+
+  /** Give `record`, made from row `row` of the other columns, its properties and tasks. */
+  apply(record: NoteRecord, row: number): void {
+    if ((this.propertyCounts[row] as number) > 0) record.properties = this.propertiesAt(row);
+    if ((this.taskCounts[row] as number) > 0) record.tasks = this.tasksAt(row);
+  }
+
+  /**
+   * Every property value walked once, noting where each record's start:
+   * throws DamagedRecords on anything `propertiesAt` could not read. Plain
+   * loops over the arrays: the same walk through `readProperties`' cursors
+   * took some 250 ms of a 100,000-note warm start's main thread with the
+   * tasks' (BENCHMARKS.md, issue 31).
+   */
+  private checkProperties(count: number): void {
+    const [keys, kinds, numbers, lists, texts] = this.propertyValues;
+    const starts = this.propertyStarts.of as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    const names = this.names.length;
+    let [k, v, n, l, t] = [0, 0, 0, 0, 0];
+    for (let row = 0; row < count; row++) {
+      [starts[0][row], starts[1][row], starts[2][row], starts[3][row], starts[4][row]] = [k, v, n, l, t];
+      const keyCount = this.propertyCounts[row] as number;
+      for (let key = 1; key < keyCount; key++) {
+        if (k >= keys.length || v >= kinds.length) throw new DamagedRecords('extras cut short');
+        if ((keys[k++] as number) >= names) throw new DamagedRecords('property name');
+        const list = kinds[v] === LIST;
+        let items = 1;
+        if (list) {
+          if (l >= lists.length) throw new DamagedRecords('extras cut short');
+          items = lists[l++] as number;
+          v++;
+        }
+        for (let item = 0; item < items; item++) {
+          const kind = kinds[v++];
+          if (kind === NUMBER) n++;
+          else if (kind === TEXT) t++;
+          else if (kind === undefined) throw new DamagedRecords('extras cut short');
+          else if (kind > TRUE) throw new DamagedRecords('value kind');
+          else if (kind === NULL && list) throw new DamagedRecords('list item');
+        }
+      }
+    }
+    if (k !== keys.length || v !== kinds.length || n !== numbers.length || l !== lists.length || t !== texts.length) throw new DamagedRecords('extras left over');
+  }
+
+  /** Every task walked once, as `checkProperties` walks the properties. */
+  private checkTasks(count: number): void {
+    const [lines, bits, dates, tagCounts, tags, texts] = this.taskValues;
+    const starts = this.taskStarts.of as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+    const tagNames = this.tagNames.length;
+    let [task, c, g, t] = [0, 0, 0, 0];
+    for (let row = 0; row < count; row++) {
+      [starts[0][row], starts[1][row], starts[2][row], starts[3][row], starts[4][row], starts[5][row]] = [task, task, task, c, g, t];
+      const taskCount = this.taskCounts[row] as number;
+      for (let end = task + taskCount - 1; task < end; task++) {
+        const bit = bits[task];
+        const present = dates[task];
+        if (bit === undefined || present === undefined || task >= lines.length) throw new DamagedRecords('extras cut short');
+        if ((bit & 3) >= STATUSES.length || ((bit >> 2) & 3) >= FIELDS.length || bit >> 4 >= PRIORITIES.length) throw new DamagedRecords('task bits');
+        if (present >= TASK_TAGS << 1) throw new DamagedRecords('task dates');
+        t++;
+        for (let b = 0; b < DATE_FIELDS.length; b++) if (present & (1 << b)) t++;
+        if (!(present & TASK_TAGS)) continue;
+        if (c >= tagCounts.length) throw new DamagedRecords('extras cut short');
+        for (let end = g + (tagCounts[c++] as number); g < end; g++) {
+          const tag = tags[g];
+          if (tag === undefined) throw new DamagedRecords('extras cut short');
+          if (tag >= tagNames) throw new DamagedRecords('task tag');
+        }
+      }
+    }
+    if (task !== lines.length || task !== bits.length || task !== dates.length || c !== tagCounts.length || g !== tags.length || t !== texts.length) throw new DamagedRecords('extras left over');
+  }
+
+  private propertiesAt(row: number): Record<string, StoredValue> {
+    return this.readProperties(row, this.propertyStarts.at(row, this.propertyValues));
+  }
+
+  private tasksAt(row: number): NoteTask[] {
+    return this.readTasks(row, this.taskStarts.at(row, this.taskValues));
+  }
+
+  /** Record `row`'s properties, from cursors standing at its first. */
+  private readProperties(row: number, [keys, kinds, numbers, lists, texts]: PropertyCursors): Record<string, StoredValue> {
+    const keyCount = this.propertyCounts[row] as number;
     const properties: Record<string, StoredValue> = {};
+    const values = { kinds, numbers, lists, texts };
     for (let k = 1; k < keyCount; k++) {
-      const name = names[keys.next()];
+      const name = this.names[keys.next()];
       if (name === undefined) throw new DamagedRecords('property name');
       properties[name] = valueOf(values);
     }
-    (records[i] as NoteRecord).properties = properties;
+    return properties;
   }
-  for (const cursor of [keys, kinds, numbers, lists, texts]) cursor.done();
-  decodeTasks(records, tagNames, next);
+
+  /** Record `row`'s tasks, from cursors standing at its first. */
+  private readTasks(row: number, [lines, bits, dates, tagCounts, tags, texts]: TaskCursors): NoteTask[] {
+    const taskCount = this.taskCounts[row] as number;
+    const tasks = new Array<NoteTask>(taskCount - 1);
+    for (let t = 0; t < taskCount - 1; t++) {
+      const bit = bits.next();
+      // Checked when read (checkTasks): index 0 of FIELDS and PRIORITIES is "none".
+      const status = STATUSES[bit & 3] as TaskStatus;
+      const fields = FIELDS[(bit >> 2) & 3];
+      const priority = PRIORITIES[bit >> 4];
+      const task: NoteTask = { line: lines.next(), status, text: texts.next() };
+      const present = dates.next();
+      DATE_FIELDS.forEach((field, b) => {
+        if (present & (1 << b)) task[field] = texts.next();
+      });
+      if (present & TASK_TAGS) task.tags = Array.from({ length: tagCounts.next() }, () => tagName(this.tagNames, tags.next()));
+      if (priority !== undefined) task.priority = priority;
+      if (fields !== undefined) task.fields = fields;
+      tasks[t] = task;
+    }
+    return tasks;
+  }
 }
+
+type PropertyCursors = readonly [Cursor<number>, Cursor<number>, Cursor<number>, Cursor<number>, Cursor<string>];
+type TaskCursors = readonly [Cursor<number>, Cursor<number>, Cursor<number>, Cursor<number>, Cursor<number>, Cursor<string>];
 
 function propertyNames(blob: Buffer): string[] {
   const names = parseJsonBlob(blob, 'property names');
@@ -200,11 +347,12 @@ function propertyNames(blob: Buffer): string[] {
   return names as string[];
 }
 
-function stringsOf(next: NextBlob): string[] {
+function stringsOf(next: NextBlob): TextColumn {
   const text = next();
   const lengths = next();
-  return decodeStringColumn(lengths.length / 4, lengths, next(), text);
+  return new TextColumn(lengths.length / 4, lengths, next(), text);
 }
+
 
 interface ValueCursors {
   kinds: Cursor<number>;
@@ -240,41 +388,6 @@ function scalarOf({ kinds, numbers, texts }: ValueCursors): PropertyScalar | nul
     default:
       throw new DamagedRecords('value kind');
   }
-}
-
-function decodeTasks(records: NoteRecord[], tagNames: readonly string[], next: NextBlob): void {
-  const taskCounts = copied(Uint32Array, next(records.length * 4));
-  const lines = new Cursor(copied(Uint32Array, next()));
-  const bits = new Cursor(next());
-  const dates = new Cursor(next());
-  const tagCounts = new Cursor(copied(Uint32Array, next()));
-  const tags = new Cursor(copied(Uint32Array, next()));
-  const texts = new Cursor(stringsOf(next));
-  for (let i = 0; i < records.length; i++) {
-    const taskCount = taskCounts[i] as number;
-    if (taskCount === 0) continue;
-    const tasks = new Array<NoteTask>(taskCount - 1);
-    for (let t = 0; t < tasks.length; t++) {
-      const bit = bits.next();
-      const status = STATUSES[bit & 3];
-      const fields = FIELDS[(bit >> 2) & 3];
-      const priority = PRIORITIES[bit >> 4];
-      // Index 0 of FIELDS and PRIORITIES is "none": only an index past the end is damage.
-      if (status === undefined || ((bit >> 2) & 3) >= FIELDS.length || bit >> 4 >= PRIORITIES.length) throw new DamagedRecords('task bits');
-      const task: NoteTask = { line: lines.next(), status, text: texts.next() };
-      const present = dates.next();
-      if (present >= TASK_TAGS << 1) throw new DamagedRecords('task dates');
-      DATE_FIELDS.forEach((field, b) => {
-        if (present & (1 << b)) task[field] = texts.next();
-      });
-      if (present & TASK_TAGS) task.tags = Array.from({ length: tagCounts.next() }, () => tagName(tagNames, tags.next()));
-      if (priority !== undefined) task.priority = priority;
-      if (fields !== undefined) task.fields = fields;
-      tasks[t] = task;
-    }
-    (records[i] as NoteRecord).tasks = tasks;
-  }
-  for (const cursor of [lines, bits, dates, tagCounts, tags, texts]) cursor.done();
 }
 
 function tagName(tagNames: readonly string[], index: number): string {

@@ -92,29 +92,60 @@ export function copied<T extends Float64Array | Uint32Array>(Kind: { new (length
 
 /** The `count` texts of a column's blobs; throws DamagedRecords when the blobs do not agree. */
 export function decodeStringColumn(count: number, lengthBlob: Buffer, chunkBlob: Buffer, text: Buffer): string[] {
-  const lengths = copied(Uint32Array, lengthBlob);
-  const chunkBytes = copied(Uint32Array, chunkBlob);
-  if (lengths.length !== count || chunkBytes.length !== Math.ceil(count / CHUNK)) throw new DamagedRecords('text counts');
-  const values = new Array<string>(count);
-  let byteOffset = 0;
-  for (let start = 0; start < count; start += CHUNK) {
-    const bytes = chunkBytes[start / CHUNK] as number;
-    if (byteOffset + bytes > text.length) throw new DamagedRecords('text cut short');
-    const last = Math.min(count, start + CHUNK);
-    let units = 0;
-    for (let i = start; i < last; i++) units += lengths[i] as number;
-    const encoding = bytes === units ? 'latin1' : bytes === units * 2 ? 'utf16le' : undefined;
-    if (encoding === undefined) throw new DamagedRecords('text lengths');
-    const chunk = text.toString(encoding, byteOffset, byteOffset + bytes);
-    byteOffset += bytes;
-    let at = 0;
-    for (let i = start; i < last; i++) {
-      const end = at + (lengths[i] as number);
-      values[i] = chunk.slice(at, end);
-      at = end;
+  const column = new TextColumn(count, lengthBlob, chunkBlob, text);
+  return Array.from({ length: count }, (_, i) => column.at(i));
+}
+
+/**
+ * A column's texts, checked whole and decoded a chunk at a time (one string
+ * of CHUNK texts), each text cut from its chunk only when asked for: the
+ * records' titles, snippets and links are made this way as each record is
+ * (record-table.ts).
+ */
+export class TextColumn {
+  private readonly chunks: string[] = [];
+  /** Where each text starts in its chunk. */
+  private readonly starts: Uint32Array;
+  private readonly lengths: Uint32Array;
+
+  /** Throws DamagedRecords when the blobs do not agree. */
+  constructor(
+    readonly count: number,
+    lengthBlob: Buffer,
+    chunkBlob: Buffer,
+    text: Buffer,
+  ) {
+    const lengths = copied(Uint32Array, lengthBlob);
+    const chunkBytes = copied(Uint32Array, chunkBlob);
+    if (lengths.length !== count || chunkBytes.length !== Math.ceil(count / CHUNK)) throw new DamagedRecords('text counts');
+    const starts = new Uint32Array(count);
+    let byteOffset = 0;
+    for (let start = 0; start < count; start += CHUNK) {
+      const bytes = chunkBytes[start / CHUNK] as number;
+      if (byteOffset + bytes > text.length) throw new DamagedRecords('text cut short');
+      const last = Math.min(count, start + CHUNK);
+      let units = 0;
+      for (let i = start; i < last; i++) {
+        starts[i] = units;
+        units += lengths[i] as number;
+      }
+      const encoding = bytes === units ? 'latin1' : bytes === units * 2 ? 'utf16le' : undefined;
+      if (encoding === undefined) throw new DamagedRecords('text lengths');
+      this.chunks.push(text.toString(encoding, byteOffset, byteOffset + bytes));
+      byteOffset += bytes;
     }
-    if (at !== chunk.length) throw new DamagedRecords('text lengths');
+    if (byteOffset !== text.length) throw new DamagedRecords('text length');
+    this.starts = starts;
+    this.lengths = lengths;
   }
-  if (byteOffset !== text.length) throw new DamagedRecords('text length');
-  return values;
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** The text at `index` (below `count`). */
+  at(index: number): string {
+    const start = this.starts[index] as number;
+    return (this.chunks[Math.floor(index / CHUNK)] as string).slice(start, start + (this.lengths[index] as number));
+  }
 }

@@ -9,6 +9,7 @@ import type { ToolContext } from '../tools/tool.js';
 import { ActivityLog } from '../vault/record/activity.js';
 import { settlePending } from '../vault/record/activity-settle.js';
 import type { Clock } from '../vault/clock.js';
+import { tableOf } from '../vault/record-table.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
@@ -121,7 +122,7 @@ export class ServedVault {
     // Each vault lists its files while the caches load; it reads notes only
     // once they have, and the indexes listen for them.
     const attached = this.indexing.attach();
-    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(attached.then((cached) => cached.get(vault) ?? []))));
+    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(attached.then((cached) => cached.get(vault) ?? tableOf([])))));
     const cached = await attached;
     if (!this.own.ready) return; // closed while reading
     // The watcher starts after the first read: both walk every folder, and

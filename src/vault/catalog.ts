@@ -1,15 +1,19 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { FoldedNameSet } from '../storage/names.js';
 import { keptDates, noteDates } from '../format/dates.js';
 import type { GitHistory } from './git/git-history.js';
 import { pathId, teammateNoteId } from '../format/identity.js';
 import { isIgnoredPath } from './ignore.js';
 import type { NoteRecord } from './note.js';
+import type { RecordTable, RowNumbers } from './record-table.js';
 import { folderOf } from './parse.js';
 import { DeferredIndex } from './deferred-index.js';
 import { LinkIndex } from './link-index.js';
 import { PropertyIndex } from './property-index.js';
 import { TagIndex } from './tag-index.js';
 
+/** Rows made into records between two turns of the event loop, after the first read (`makeRowsInSteps`). */
+const ROWS_PER_STEP = 1000;
 /** How long a vanished note's id waits for its content to turn up at another path (a move the watcher reports as unlink + add). */
 const MOVE_MEMORY_MS = 30_000;
 /** How long a note gone since the cache was saved waits for its content at a new path: through a first read of 100,000 notes (46-125 s in BENCHMARKS.md). */
@@ -26,7 +30,12 @@ export function foldPath(vaultPath: string): string {
  * history where there is one. Pure bookkeeping: no file is touched here.
  */
 export class Catalog {
-  private readonly records = new Map<string, NoteRecord>();
+  /** By id: a record, or the row of `rows` it is still to be made from (`placeRow`). */
+  private readonly records = new Map<string, NoteRecord | number>();
+  /** The cached records a first read placed unchanged, made into records when first read (`made`) or in steps after it (`makeRowsInSteps`). */
+  private rows: RecordTable | undefined;
+  /** How many values of `records` are rows still to be made. */
+  private unmade = 0;
   private readonly idByPath = new Map<string, string>();
   /** Each path of idByPath folded (`foldPath`), with how many paths fold to it; made on first use. */
   private foldedPaths: Map<string, number> | undefined;
@@ -43,7 +52,7 @@ export class Catalog {
    */
   private readonly byTag = new DeferredIndex(
     () => new TagIndex<NoteRecord>(),
-    () => this.records.values(),
+    () => this.all(),
     (record) => this.records.get(record.id) === record,
   );
   /**
@@ -55,13 +64,13 @@ export class Catalog {
    */
   private readonly byLink = new DeferredIndex(
     () => new LinkIndex(),
-    () => this.records.values(),
+    () => this.all(),
     (record) => this.records.get(record.id) === record,
   );
   /** The notes by frontmatter property (list_notes `where`, list_properties), made when first asked for and kept in step from then on. */
   private readonly byProperty = new DeferredIndex(
     () => new PropertyIndex(),
-    () => this.records.values(),
+    () => this.all(),
     (record) => this.records.get(record.id) === record,
   );
   private git: GitHistory | undefined;
@@ -80,11 +89,72 @@ export class Catalog {
   }
 
   all(): IterableIterator<NoteRecord> {
-    return this.records.values();
+    // Once every row is made, the map holds records only.
+    return this.unmade === 0 ? (this.records.values() as IterableIterator<NoteRecord>) : this.makingAll();
+  }
+
+  private *makingAll(): Generator<NoteRecord, undefined> {
+    for (const [id, value] of this.records) yield typeof value === 'number' ? this.make(id, value) : value;
+    return undefined;
   }
 
   get(id: string): NoteRecord | undefined {
-    return this.records.get(id);
+    const value = this.records.get(id);
+    return typeof value === 'number' ? this.make(id, value) : value;
+  }
+
+  has(id: string): boolean {
+    return this.records.has(id);
+  }
+
+  /**
+   * Place row `row` of `table` (a cached record whose file is unchanged) by
+   * its id, path and content, leaving the rest of it in the table until it
+   * is read: see record-table.ts. Dated when made, with the git history
+   * known then. A first read places rows from one table only.
+   */
+  placeRow(table: RecordTable, row: number): void {
+    const id = table.id(row);
+    if (this.rows !== table) {
+      this.makeAll();
+      this.rows = table;
+    }
+    if (this.records.has(id) || this.byTag.live || this.byLink.live || this.byProperty.live) {
+      this.place(table.record(row));
+      return;
+    }
+    this.records.set(id, row);
+    this.unmade++;
+    this.setPath(table.path(row), id);
+    if (table.numbers(row).size > 0) this.idByHash.set(table.hash(row), id);
+    this.addFolders(table.folder(row));
+  }
+
+  private makeAll(): void {
+    for (const [id, value] of this.records) if (typeof value === 'number') this.make(id, value);
+  }
+
+  /** The record of row `row` of `rows`, made now and kept in its place. */
+  private make(id: string, row: number): NoteRecord {
+    const record = this.dated((this.rows as RecordTable).record(row));
+    this.records.set(id, record);
+    this.unmade--;
+    return record;
+  }
+
+  /** Make every row still to be made, a slice at a time with the event loop free in between (after the first read). */
+  async makeRowsInSteps(): Promise<void> {
+    const entries = this.records.entries();
+    while (this.unmade > 0) {
+      let made = 0;
+      for (let entry = entries.next(); !entry.done; entry = entries.next()) {
+        const [id, value] = entry.value;
+        if (typeof value === 'number') this.make(id, value);
+        if (++made === ROWS_PER_STEP) break;
+      }
+      if (made < ROWS_PER_STEP) break;
+      await yieldToEventLoop();
+    }
   }
 
   /**
@@ -106,9 +176,10 @@ export class Catalog {
     return this.byProperty.now();
   }
 
-  /** Make the tag index a slice at a time, with the event loop free in between (after the first read). */
-  indexTagsInSteps(): Promise<void> {
-    return this.byTag.makeInSteps();
+  /** Make the records still rows, then the tag index, a slice at a time with the event loop free in between (after the first read). */
+  async indexTagsInSteps(): Promise<void> {
+    await this.makeRowsInSteps();
+    await this.byTag.makeInSteps();
   }
 
   private put(record: NoteRecord, old?: NoteRecord): void {
@@ -119,7 +190,7 @@ export class Catalog {
 
   atPath(vaultPath: string): NoteRecord | undefined {
     const id = this.idByPath.get(vaultPath);
-    return id === undefined ? undefined : this.records.get(id);
+    return id === undefined ? undefined : this.get(id);
   }
 
   /** Counts changes to the set of folders (a folder boundary's meaning can change only with it). */
@@ -169,26 +240,28 @@ export class Catalog {
    * knew it (by default the record placed under its id): its dates go with
    * it across a move, and a change of content is an edit seen (`keptDates`).
    */
-  place(record: NoteRecord, before: NoteRecord | undefined = this.records.get(record.id), seen = true): void {
+  place(record: NoteRecord, before: NoteRecord | undefined = this.get(record.id), seen = true): void {
     const dated = this.dated(before && before !== record ? withKeptDates(record, before, seen) : record);
-    const old = this.records.get(dated.id);
+    const old = this.get(dated.id);
     if (old && old.path !== dated.path) this.deletePath(old.path);
     if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
     this.records.set(dated.id, dated);
     this.put(dated, old);
     this.setPath(dated.path, dated.id);
     if (dated.size > 0) this.idByHash.set(dated.hash, dated.id);
-    let folder = dated.folder;
-    while (folder !== null) {
-      this.folderSet.add(folder);
-      folder = folderOf(folder);
-    }
+    this.addFolders(dated.folder);
     if (before && before.path !== dated.path) this.onMoved?.(dated, before.path);
+  }
+
+  /** A note's folder and every folder above it. */
+  private addFolders(folder: string | null): void {
+    // A folder already known has its parents known too.
+    for (let at = folder; at !== null && !this.folderSet.has(at); at = folderOf(at)) this.folderSet.add(at);
   }
 
   /** Place what the server itself just wrote (an edit at a tool's request, a move): no edit seen, see `keptDates`. */
   placeOwnWrite(record: NoteRecord): void {
-    this.place(record, this.records.get(record.id), false);
+    this.place(record, this.get(record.id), false);
   }
 
   /**
@@ -197,7 +270,7 @@ export class Catalog {
    * no edit. False when there is no such note or nothing changed.
    */
   keepDates(id: string, dates: Pick<NoteRecord, 'createdMs' | 'updatedMs'>): boolean {
-    const record = this.records.get(id);
+    const record = this.get(id);
     if (!record || (record.createdMs === dates.createdMs && record.updatedMs === dates.updatedMs)) return false;
     const kept: NoteRecord = { ...record, keptCreatedMs: dates.createdMs, keptUpdatedMs: dates.updatedMs };
     // Placed as its own `before`: nothing is handed on, the dates are decided from `kept` alone.
@@ -206,7 +279,7 @@ export class Catalog {
   }
 
   unplace(record: NoteRecord): void {
-    const current = this.records.get(record.id);
+    const current = this.get(record.id);
     if (current?.path === record.path) {
       this.records.delete(record.id);
       this.byTag.live?.remove(current);
@@ -237,7 +310,7 @@ export class Catalog {
   /** The note currently known with this content, if any. */
   holderOfContent(hash: string): NoteRecord | undefined {
     const id = this.idByHash.get(hash);
-    return id === undefined ? undefined : this.records.get(id);
+    return id === undefined ? undefined : this.get(id);
   }
 
   /** The note whose file went moments ago with this content (its id and dates), taken (once) for a new path. */
@@ -263,7 +336,7 @@ export class Catalog {
   freePathId(vaultPath: string): string {
     for (let attempt = 1; ; attempt++) {
       const id = pathId(vaultPath, this.owner, attempt);
-      const holder = this.records.get(id);
+      const holder = this.get(id);
       if (!holder || holder.path === vaultPath) return id;
     }
   }
@@ -311,11 +384,21 @@ export class Catalog {
   setGit(history: GitHistory): number {
     this.git = history;
     let changed = 0;
-    for (const record of [...this.records.values()]) {
-      const dated = this.dated(record);
-      if (dated === record) continue;
+    for (const [id, value] of [...this.records]) {
+      if (typeof value === 'number') {
+        // A row is dated when it is made: made now only if these dates change it (a row is never in an index).
+        const rows = this.rows as RecordTable;
+        const numbers = rows.numbers(value);
+        const { createdMs, updatedMs } = this.datesOf(numbers, rows.path(value), rows.hash(value));
+        if (createdMs === numbers.createdMs && updatedMs === numbers.updatedMs) continue;
+        this.make(id, value);
+        changed++;
+        continue;
+      }
+      const dated = this.dated(value);
+      if (dated === value) continue;
       this.records.set(dated.id, dated);
-      this.put(dated, record);
+      this.put(dated, value);
       changed++;
     }
     return changed;
@@ -323,19 +406,23 @@ export class Catalog {
 
   /** The record with `created` and `updated` decided from everything known now, git history and the note's past included. */
   private dated(record: NoteRecord): NoteRecord {
-    const committed = this.git?.files.get(record.path.normalize('NFC'));
-    const { createdMs, updatedMs } = noteDates({
-      statedCreatedMs: record.statedCreatedMs,
-      statedUpdatedMs: record.statedUpdatedMs,
-      gitFirstAddedMs: committed?.firstAddedMs,
-      gitLastCommitMs: committed !== undefined && committed.blob === record.hash ? committed.lastCommitMs : undefined,
-      keptCreatedMs: record.keptCreatedMs,
-      keptUpdatedMs: record.keptUpdatedMs,
-      editedMs: record.editedMs,
-      birthtimeMs: record.birthtimeMs,
-      mtimeMs: record.mtimeMs,
-    });
+    const { createdMs, updatedMs } = this.datesOf(record, record.path, record.hash);
     return createdMs === record.createdMs && updatedMs === record.updatedMs ? record : { ...record, createdMs, updatedMs };
+  }
+
+  private datesOf(numbers: RowNumbers, notePath: string, hash: string): Pick<NoteRecord, 'createdMs' | 'updatedMs'> {
+    const committed = this.git?.files.get(notePath.normalize('NFC'));
+    return noteDates({
+      statedCreatedMs: numbers.statedCreatedMs,
+      statedUpdatedMs: numbers.statedUpdatedMs,
+      gitFirstAddedMs: committed?.firstAddedMs,
+      gitLastCommitMs: committed !== undefined && committed.blob === hash ? committed.lastCommitMs : undefined,
+      keptCreatedMs: numbers.keptCreatedMs,
+      keptUpdatedMs: numbers.keptUpdatedMs,
+      editedMs: numbers.editedMs,
+      birthtimeMs: numbers.birthtimeMs,
+      mtimeMs: numbers.mtimeMs,
+    });
   }
 }
 

@@ -8,6 +8,7 @@ import type { Ingest } from './ingest.js';
 import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
+import type { RecordTable } from './record-table.js';
 import { ParsePool } from './workers/parse-pool.js';
 import { scanVault, type FileStat, type ScanResult } from './scan.js';
 import { scanOffThread } from './workers/scan-pool.js';
@@ -56,7 +57,7 @@ export interface LoaderParts {
 }
 
 /** Whether a file's stats are those the cache recorded: then its content is what the cache says. */
-export function unchangedFile(file: FileStat, known: NoteRecord | undefined): known is NoteRecord {
+export function unchangedFile(file: FileStat, known: Pick<NoteRecord, 'size' | 'mtimeMs' | 'ctimeMs' | 'ino'> | undefined): boolean {
   return (
     known !== undefined &&
     known.size === file.size &&
@@ -69,35 +70,49 @@ export function unchangedFile(file: FileStat, known: NoteRecord | undefined): kn
 /**
  * The first read: every note, 32 at a time. With `previous` (records from
  * the cache, once it has loaded), files whose size, times and inode are
- * unchanged are not read again; a note whose path vanished and whose content
- * turns up at a new path keeps its id. Returns the paths found and the
- * cached records, or undefined when stopped.
+ * unchanged are not read again, and their rows are placed without being
+ * made into records (record-table.ts); a note whose path vanished and whose
+ * content turns up at a new path keeps its id. Returns the cached records
+ * and those of them whose path no file has now, or undefined when stopped.
  */
-export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly NoteRecord[]>): Promise<{ present: Set<string>; previous: readonly NoteRecord[] } | undefined> {
+export async function readEveryNote(parts: LoaderParts, cached: Promise<RecordTable>): Promise<{ previous: RecordTable; gone: number[] } | undefined> {
   const { catalog, files, ingest, lock, log, progress } = parts;
   Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
-  // The folders are listed while the cache loads: the two share the wait for the disk.
-  const [scan, previous] = await Promise.all([scanBesideCache(parts, cached), cached]);
+  // The folders are listed while the cache loads, and its rows are keyed by path while the listing ends.
+  const [scan, [previous, rowAt]] = await Promise.all([scanBesideCache(parts, cached), cached.then((table) => [table, rowsByPath(table)] as const)]);
   await removeLeftovers(parts, scan.leftovers);
   for (const folder of scan.folders) catalog.addFolder(folder);
-  const before = new Map(previous.map((record) => [record.path, record]));
-  const present = new Set(scan.files.map((file) => file.path));
-  for (const record of previous) if (!present.has(record.path)) catalog.rememberGone(record, FIRST_READ_MEMORY_MS);
+  // Each file's cached row, when its stats say it is unchanged; and which rows' paths have a file.
+  const found = new Uint8Array(previous.count);
+  const unchangedRows = scan.files.map((file) => {
+    const row = rowAt.get(file.path);
+    if (row === undefined) return undefined;
+    found[row] = 1;
+    return unchangedFile(file, previous.numbers(row)) ? row : undefined;
+  });
+  // A path held by several rows is keyed by its last: found when that one is.
+  const gone: number[] = [];
+  for (let row = 0; row < previous.count; row++) if (!found[rowAt.get(previous.path(row)) as number]) gone.push(row);
+  for (const row of gone) catalog.rememberGone(previous.record(row), FIRST_READ_MEMORY_MS);
   Object.assign(progress, { phase: 'reading', done: 0, total: scan.files.length });
   files.beginFirstRead();
   ingest.provisional = new Set();
 
-  const toParse = scan.files.filter((file) => !unchangedFile(file, before.get(file.path))).length;
+  const toParse = unchangedRows.filter((row) => row === undefined).length;
   if (toParse >= (parts.parseWorkerMinNotes ?? PARSE_WORKER_MIN_NOTES)) ingest.parsePool = new ParsePool(log);
 
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < scan.files.length && !parts.stopped()) {
-      const file = scan.files[next++] as FileStat;
-      const cached = before.get(file.path);
+      const at = next++;
+      const file = scan.files[at] as FileStat;
+      const unchanged = unchangedRows[at];
       try {
-        if (unchangedFile(file, cached) && catalog.get(cached.id) === undefined) catalog.place(cached);
-        else await lock.run(file.path, () => ingest.ingest(file.path, cached));
+        if (unchanged !== undefined && !catalog.has(previous.id(unchanged))) catalog.placeRow(previous, unchanged);
+        else {
+          const row = rowAt.get(file.path);
+          await lock.run(file.path, () => ingest.ingest(file.path, row === undefined ? undefined : previous.record(row)));
+        }
       } catch (error) {
         log(`Skipping ${file.path}: ${(error as Error).message}`, WARNING);
       }
@@ -117,7 +132,13 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<readonly
     await lock.run(vaultPath, () => ingest.ingest(vaultPath)).catch((error: Error) => log(`Skipping ${vaultPath}: ${error.message}`, WARNING));
   }
   ingest.provisional = undefined;
-  return parts.stopped() ? undefined : { present, previous };
+  return parts.stopped() ? undefined : { previous, gone };
+}
+
+function rowsByPath(table: RecordTable): Map<string, number> {
+  const rowAt = new Map<string, number>();
+  for (let row = 0; row < table.count; row++) rowAt.set(table.path(row), row);
+  return rowAt;
 }
 
 /**
@@ -151,12 +172,12 @@ async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]):
  * to overlap with) or a small one, known within a few milliseconds, the scan
  * runs here instead, without the worker's start.
  */
-async function scanBesideCache(parts: LoaderParts, cached: Promise<readonly NoteRecord[]>): Promise<ScanResult> {
+async function scanBesideCache(parts: LoaderParts, cached: Promise<RecordTable>): Promise<ScanResult> {
   const onOversize = (vaultPath: string, size: number): void => parts.files.logOversize(vaultPath, size);
   const known = await Promise.race([cached, sleep(CACHE_KNOWN_MS, undefined, { ref: false })]);
   // Every line a scan logs is a file or folder skipped.
   const skipped = (line: string): void => parts.log(line, WARNING);
-  if (known !== undefined && known.length < SCAN_WORKER_MIN_NOTES) return scanVault(parts.root, skipped, onOversize);
+  if (known !== undefined && known.count < SCAN_WORKER_MIN_NOTES) return scanVault(parts.root, skipped, onOversize);
   return scanOffThread(parts.root, skipped, onOversize);
 }
 

@@ -18,6 +18,7 @@ import { DexiError, NothingToUpdateError } from './errors.js';
 import { GitDates } from './git/git-dates.js';
 import { Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
+import { tableOf, type RecordTable } from './record-table.js';
 import type { Visible } from './link-index.js';
 import { KeyedLock } from './lock.js';
 import { moveNote } from './move-note.js';
@@ -331,7 +332,7 @@ export class Vault extends EventEmitter<VaultEvents> {
    * Read every note (see readEveryNote), with the git dates beside it.
    * Reading writes nothing into the vault.
    */
-  async load(cached: Promise<readonly NoteRecord[]> | readonly NoteRecord[] = []): Promise<void> {
+  async load(cached: Promise<RecordTable> | RecordTable = tableOf([])): Promise<void> {
     if (this.options.git !== false) this.gitDates.start();
     const read = await readEveryNote(this.loaderParts, Promise.resolve(cached));
     if (read === undefined || this.stopped) return;
@@ -344,10 +345,8 @@ export class Vault extends EventEmitter<VaultEvents> {
     if (this.stopped) return;
     // Made now rather than note by note during the read (a tag filter meanwhile makes it at once).
     void this.parts.catalog.indexTagsInSteps();
-    const { present, previous } = read;
-    for (const record of previous) {
-      if (!present.has(record.path) && this.parts.catalog.get(record.id)?.path !== record.path) this.emit('removed', record);
-    }
+    const { previous, gone } = read;
+    for (const row of gone) if (this.parts.catalog.get(previous.id(row))?.path !== previous.path(row)) this.emit('removed', previous.record(row));
     Object.assign(this.loadProgress, { phase: 'ready', done: this.loadProgress.total });
     this.emit('ready');
   }

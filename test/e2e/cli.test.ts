@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFile, loadSnapshot } from '../../src/index/cache.js';
 import { cacheDir, vectorsDir } from '../../src/storage/dexi-dir.js';
+import { tableRecords } from '../../src/vault/record-table.js';
 import { copySampleVault, removeDir, tempDir, writeVault } from '../support/helpers.js';
 import { gitStatus, initRepo } from '../support/git.js';
 import { countNotes, runCli, STACK_FRAME } from '../support/process.js';
@@ -106,7 +107,7 @@ describe('dexi-vault command line', () => {
     const cache = path.join(dir, '.dexi', 'cache');
     expect((await stat(cacheFile(cacheDir(dir)))).isFile()).toBe(true);
     const snapshot = await loadSnapshot(cacheDir(dir), () => undefined);
-    expect(snapshot?.records).toHaveLength(notes);
+    expect(snapshot?.records.count).toBe(notes);
     expect(snapshot?.fulltext.size).toBe(notes);
     expect((await readFile(path.join(cache, '.gitignore'), 'utf8')).trim()).toBe('*');
 
@@ -163,8 +164,8 @@ describe('dexi-vault command line', () => {
     const pruned = { time: '2026-12-02T08:30:00.000Z', call: 'c0', tool: 'update_note', by: 'stdio', action: 'changed', id: 'n0', path: 'Other.md', before: '0'.repeat(40), after: '1'.repeat(40) };
     const write = { time: '2026-12-02T09:00:00.000Z', call: 'c1', tool: 'update_note', by: 'stdio', action: 'changed', id: 'n1', path: 'Welcome.md', before: keptHash, after: '2'.repeat(40) };
     await writeFile(path.join(dir, '.dexi', 'activity.jsonl'), `${JSON.stringify(pruned)}\n${JSON.stringify(write)}\n`);
-    const records = (await loadSnapshot(cacheDir(dir), () => undefined))?.records ?? [];
-    const [one, two] = records.map((record) => record.id);
+    const records = (await loadSnapshot(cacheDir(dir), () => undefined))?.records;
+    const [one, two] = records ? tableRecords(records).map((record) => record.id) : [];
     await mkdir(vectorsDir(cacheDir(dir)));
     const meta = { format: 'dexi-vectors', version: 1, embedderId: 'use-lite-512', dimensions: 2, vectors: { file: 'vectors-x.f32', sha256: '0', chunks: 2 }, graph: null, notes: [[one, 'ab', [0]], [two, 'cd+opening/3', [1]], ['gone', 'ef', []]] };
     await writeFile(path.join(vectorsDir(cacheDir(dir)), 'meta.json'), JSON.stringify(meta));

@@ -5,6 +5,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSnapshot } from '../../src/index/cache.js';
+import { tableRecords } from '../../src/vault/record-table.js';
 import { removeDir, writeVault } from '../support/helpers.js';
 import { isAlive, killHard, startStdioServer, type StdioServer } from '../support/stdio-server.js';
 import { CLI, eventually, ROOT } from '../support/process.js';
@@ -84,7 +85,7 @@ describe('a short session', () => {
     stop(served);
     await exited(served);
     const snapshot = await loadSnapshot(cacheDir(dir), () => undefined);
-    expect(snapshot?.records.map((record) => record.path)).toContain('Written just before the end.md');
+    expect(snapshot && tableRecords(snapshot.records).map((record) => record.path)).toContain('Written just before the end.md');
     expect(await leftoverTemps(dir)).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { cacheDir as ownCacheDir, dexiDir, outsideCacheDir, tokensFile, vectorsD
 import { systemClock } from '../../vault/clock.js';
 import { DexiError } from '../../vault/errors.js';
 import type { NoteRecord } from '../../vault/note.js';
+import { tableOf, tableRecords } from '../../vault/record-table.js';
 import { settledEntries } from '../../vault/record/activity-settle.js';
 import { activityFile, ActivityLog, historyDir } from '../../vault/record/activity.js';
 import { recordSummary } from '../../vault/record/undo.js';
@@ -41,7 +42,7 @@ export async function gatherStatus(dir: string): Promise<VaultStatus> {
   const outside = readOnlyBecause === undefined ? undefined : outsideCacheDir(userCacheHome(process.env, process.platform, homedir()), root);
   const [scan, found] = await Promise.all([scanVault(root, () => undefined), textIndexCache(root, outside)]);
   const { cacheDir, cached } = found;
-  const records = cached.state === 'saved' ? (await replayMoves(cacheDir, cached.records)).records : undefined;
+  const records = cached.state === 'saved' ? tableRecords((await replayMoves(cacheDir, tableOf(cached.records))).records) : undefined;
   // A `.dexi` that is a file holds none of them; the Read-only line says why, once.
   const holdsNothing = (await stat(dexiDir(root)).catch(() => undefined))?.isDirectory() === false;
   const [embeddings, feeds, tokens, record] = await Promise.all([

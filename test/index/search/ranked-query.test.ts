@@ -2,6 +2,7 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../support/random.js';
 import { loadSnapshot, saveSnapshot } from '../../../src/index/cache.js';
+import { tableRecords } from '../../../src/vault/record-table.js';
 import { FullTextIndex, indexedNote, OPTIONS, type IndexedNote } from '../../../src/index/fulltext/fulltext.js';
 import { isStopWord } from '../../../src/index/fulltext/stop-words.js';
 import type { NoteRecord } from '../../../src/vault/note.js';
@@ -234,7 +235,7 @@ describe('ranked full-text query', () => {
       expect(await saveSnapshot(dir, { records, fulltext: pieces })).toBe(true);
       const loaded = await loadSnapshot(dir, (line) => expect.fail(line));
       if (!loaded) throw new Error('nothing loaded');
-      expect(loaded.records).toEqual(records);
+      expect(tableRecords(loaded.records)).toEqual(records);
       expect(loaded.fulltext.size).toBe(index.size);
       for (const query of QUERIES) expectSameAnswers(loaded.fulltext, index, query, Infinity);
       // The same edits on both afterwards keep them in step.

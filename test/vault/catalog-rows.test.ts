@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { decodeRecordTable, encodeRecords } from '../../src/index/record-columns.js';
+import { Catalog } from '../../src/vault/catalog.js';
+import type { GitHistory } from '../../src/vault/git/git-history.js';
+import type { NoteRecord } from '../../src/vault/note.js';
+import { tableOf, tableRecords, type RecordTable } from '../../src/vault/record-table.js';
+import { catalogRecord } from '../support/records.js';
+
+/** Records as the cache gives them back: by column, each row made when asked. */
+function cachedTable(records: readonly NoteRecord[]): RecordTable {
+  return decodeRecordTable(Buffer.concat([...encodeRecords(records)]));
+}
+
+function notes(count: number): NoteRecord[] {
+  return Array.from({ length: count }, (_, i) => ({
+    ...catalogRecord(`n${i}`, `F${i % 3}/Sub/N${i}.md`, [`#t${i % 4}`]),
+    snippet: `text ${i}`,
+    ...(i % 2 === 0 ? { properties: { status: 'open', rank: i } } : {}),
+    ...(i % 5 === 0 ? { tasks: [{ line: 3, status: 'open' as const, text: `task ${i}` }] } : {}),
+  }));
+}
+
+function placedRows(records: readonly NoteRecord[]): { catalog: Catalog; table: RecordTable } {
+  const catalog = new Catalog();
+  const table = cachedTable(records);
+  for (let row = 0; row < table.count; row++) catalog.placeRow(table, row);
+  return { catalog, table };
+}
+
+describe('a catalog of cached rows', () => {
+  it('knows every row by id, path, content and folder before any is made, and makes each as the cache held it', () => {
+    const records = notes(12);
+    const { catalog } = placedRows(records);
+    expect(catalog.size).toBe(12);
+    expect(catalog.has('n7')).toBe(true);
+    expect(catalog.folders()).toEqual(['F0', 'F0/Sub', 'F1', 'F1/Sub', 'F2', 'F2/Sub']);
+    expect(catalog.atPath('F1/Sub/N4.md')).toStrictEqual(records[4]);
+    expect(catalog.holderOfContent('hash-n9')).toStrictEqual(records[9]);
+    // Made once: asked again, the same object.
+    expect(catalog.get('n4')).toBe(catalog.atPath('F1/Sub/N4.md'));
+    expect([...catalog.all()]).toStrictEqual(records);
+  });
+
+  it('makes every row in steps, and then hands out the records it made', async () => {
+    const records = notes(2500);
+    const { catalog } = placedRows(records);
+    const early = catalog.get('n2499');
+    await catalog.makeRowsInSteps();
+    const all = [...catalog.all()];
+    expect(all).toStrictEqual(records);
+    expect(all[2499]).toBe(early);
+  });
+
+  it('finds tagged notes among rows: the tag index makes them first', () => {
+    const { catalog } = placedRows(notes(8));
+    expect([...catalog.tagged(['#t1'])].map((record) => record.id).sort()).toEqual(['n1', 'n5']);
+  });
+
+  it('dates a row with the git history known when it is made, and counts only the rows git changes', () => {
+    const records = notes(3).map((record) => ({ ...record, createdMs: 1000, updatedMs: 2000, birthtimeMs: 1000, mtimeMs: 2000 }));
+    const { catalog } = placedRows(records);
+    const history: GitHistory = {
+      head: 'h',
+      objectFormat: 'sha1',
+      files: new Map([['F1/Sub/N1.md', { firstAddedMs: 500, lastCommitMs: 1500, blob: 'hash-n1' }]]),
+    };
+    expect(catalog.setGit(history)).toBe(1);
+    expect(catalog.get('n1')).toMatchObject({ createdMs: 500, updatedMs: 1500 });
+    expect(catalog.get('n0')).toMatchObject({ createdMs: 1000, updatedMs: 2000 });
+    // The same history again changes nothing.
+    expect(catalog.setGit(history)).toBe(0);
+  });
+
+  it('lets a record placed over a row replace it, and unplaces a row as a record', () => {
+    const records = notes(3);
+    const { catalog } = placedRows(records);
+    catalog.place({ ...(records[1] as NoteRecord), path: 'Moved.md', folder: null });
+    expect(catalog.atPath('F1/Sub/N1.md')).toBeUndefined();
+    expect(catalog.atPath('Moved.md')?.id).toBe('n1');
+    catalog.unplace(records[2] as NoteRecord);
+    expect(catalog.has('n2')).toBe(false);
+    expect([...catalog.all()].map((record) => record.id)).toEqual(['n0', 'n1']);
+  });
+
+  it('reads records already made as a table of the very objects', () => {
+    const records = notes(4);
+    const table = tableOf(records);
+    expect(table.count).toBe(4);
+    expect(table.record(2)).toBe(records[2]);
+    expect(tableRecords(table)).toEqual(records);
+    expect(() => table.record(4)).toThrow(RangeError);
+  });
+});
