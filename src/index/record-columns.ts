@@ -252,6 +252,10 @@ class ColumnTable implements RecordTable {
     return (this.columns.flags[row] as number) & AT_ROOT ? null : this.columns.texts[5].at(row);
   }
 
+  size(row: number): number {
+    return this.columns.numbers[row * NUMBER_COLUMNS.length + 4] as number;
+  }
+
   numbers(row: number): RowNumbers {
     const { numbers, extras } = this.columns;
     const n = row * NUMBER_COLUMNS.length;

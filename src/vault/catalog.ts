@@ -126,7 +126,7 @@ export class Catalog {
     this.records.set(id, row);
     this.unmade++;
     this.setPath(table.path(row), id);
-    if (table.numbers(row).size > 0) this.idByHash.set(table.hash(row), id);
+    if (table.size(row) > 0) this.idByHash.set(table.hash(row), id);
     this.addFolders(table.folder(row));
   }
 
@@ -138,7 +138,8 @@ export class Catalog {
   private make(id: string, row: number): NoteRecord {
     const record = this.dated((this.rows as RecordTable).record(row));
     this.records.set(id, record);
-    this.unmade--;
+    // The table is let go with its last row.
+    if (--this.unmade === 0) this.rows = undefined;
     return record;
   }
 

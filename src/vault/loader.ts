@@ -92,7 +92,7 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<RecordTa
   });
   // A path held by several rows is keyed by its last: found when that one is.
   const gone: number[] = [];
-  for (let row = 0; row < previous.count; row++) if (!found[rowAt.get(previous.path(row)) as number]) gone.push(row);
+  for (let row = 0; row < previous.count; row++) if (!found[row] && !found[rowAt.get(previous.path(row)) as number]) gone.push(row);
   for (const row of gone) catalog.rememberGone(previous.record(row), FIRST_READ_MEMORY_MS);
   Object.assign(progress, { phase: 'reading', done: 0, total: scan.files.length });
   files.beginFirstRead();

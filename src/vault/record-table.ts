@@ -19,6 +19,8 @@ export interface RecordTable {
   hash(row: number): string;
   /** The folder that directly holds the note, or null at the vault root. */
   folder(row: number): string | null;
+  /** The file's size in bytes. */
+  size(row: number): number;
   /** What `unchangedFile` compares, and the dates the catalog decides from. */
   numbers(row: number): RowNumbers;
   /** The row as a record: a new object each call, which the caller keeps. */
@@ -44,6 +46,7 @@ export function tableOf(records: readonly NoteRecord[]): RecordTable {
     path: (row) => at(row).path,
     hash: (row) => at(row).hash,
     folder: (row) => at(row).folder,
+    size: (row) => at(row).size,
     numbers: at,
     record: at,
   };
