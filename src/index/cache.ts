@@ -113,7 +113,7 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
     const rest = Buffer.from(bytesToHash(recordBytes + metaBytes, size));
     // The records first, decoded while the postings are read: at 100,000
     // notes the postings (153 MB) took some 150 ms to read before.
-    await readExactly(file, rest, postingBytes);
+    await readSideBySide(file, rest, postingBytes);
     const postingsRead = readExactly(file, postingView, 0);
     const records = await Promise.allSettled([Promise.resolve().then(() => decodedRecords(decodeRecordTable, rest.subarray(0, recordBytes))), postingsRead]);
     for (const read of records) if (read.status === 'rejected') throw read.reason;
@@ -197,6 +197,19 @@ async function readExactly(file: FileHandle, into: Uint8Array, position: number)
     done += bytesRead;
   }
 }
+
+/**
+ * `readExactly` in READ_PIECES reads at once, which the thread pool copies
+ * side by side: the records' 120 MB at 100,000 notes took 74-82 ms in one
+ * read, 37-38 ms in four (in-process, three rounds each), and the main
+ * thread has nothing else to do meanwhile.
+ */
+async function readSideBySide(file: FileHandle, into: Uint8Array, position: number): Promise<void> {
+  const piece = Math.ceil(into.length / READ_PIECES);
+  await Promise.all(Array.from({ length: READ_PIECES }, (_, i) => readExactly(file, into.subarray(i * piece, (i + 1) * piece), position + i * piece)));
+}
+
+const READ_PIECES = 4;
 
 /**
  * Load the saved snapshot, or undefined when there is none, it is from

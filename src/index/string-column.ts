@@ -98,15 +98,24 @@ export function decodeStringColumn(count: number, lengthBlob: Buffer, chunkBlob:
 
 /**
  * A column's texts, checked whole and decoded a chunk at a time (one string
- * of CHUNK texts), each text cut from its chunk only when asked for: the
- * records' titles, snippets and links are made this way as each record is
- * (record-table.ts).
+ * of CHUNK texts) when a text of the chunk is first asked for, each text cut
+ * from its chunk then: the records' titles, snippets, folders and links are
+ * made this way as each record is (record-table.ts). Decoding every chunk
+ * up front took some 130 ms of a 100,000-note warm start's main thread
+ * (BENCHMARKS.md, issue 31). A column keeps its blob until every chunk is
+ * decoded.
  */
 export class TextColumn {
-  private readonly chunks: string[] = [];
+  private readonly chunks: (string | undefined)[];
+  /** Where each chunk starts in `text`, one more entry than chunks. */
+  private readonly chunkStarts: Uint32Array;
+  /** 1 where a chunk is UTF-16, 0 where Latin-1. */
+  private readonly wide: Uint8Array;
   /** Where each text starts in its chunk. */
   private readonly starts: Uint32Array;
   private readonly lengths: Uint32Array;
+  private text: Buffer | undefined;
+  private undecoded: number;
 
   /** Throws DamagedRecords when the blobs do not agree. */
   constructor(
@@ -119,9 +128,12 @@ export class TextColumn {
     const chunkBytes = copied(Uint32Array, chunkBlob);
     if (lengths.length !== count || chunkBytes.length !== Math.ceil(count / CHUNK)) throw new DamagedRecords('text counts');
     const starts = new Uint32Array(count);
+    this.chunkStarts = new Uint32Array(chunkBytes.length + 1);
+    this.wide = new Uint8Array(chunkBytes.length);
     let byteOffset = 0;
     for (let start = 0; start < count; start += CHUNK) {
-      const bytes = chunkBytes[start / CHUNK] as number;
+      const chunk = start / CHUNK;
+      const bytes = chunkBytes[chunk] as number;
       if (byteOffset + bytes > text.length) throw new DamagedRecords('text cut short');
       const last = Math.min(count, start + CHUNK);
       let units = 0;
@@ -129,12 +141,16 @@ export class TextColumn {
         starts[i] = units;
         units += lengths[i] as number;
       }
-      const encoding = bytes === units ? 'latin1' : bytes === units * 2 ? 'utf16le' : undefined;
-      if (encoding === undefined) throw new DamagedRecords('text lengths');
-      this.chunks.push(text.toString(encoding, byteOffset, byteOffset + bytes));
+      if (bytes !== units && bytes !== units * 2) throw new DamagedRecords('text lengths');
+      this.wide[chunk] = bytes === units ? 0 : 1;
+      this.chunkStarts[chunk] = byteOffset;
       byteOffset += bytes;
     }
     if (byteOffset !== text.length) throw new DamagedRecords('text length');
+    this.chunkStarts[chunkBytes.length] = byteOffset;
+    this.chunks = new Array<string | undefined>(chunkBytes.length).fill(undefined);
+    this.undecoded = chunkBytes.length;
+    this.text = this.undecoded > 0 ? text : undefined;
     this.starts = starts;
     this.lengths = lengths;
   }
@@ -146,6 +162,15 @@ export class TextColumn {
   /** The text at `index` (below `count`). */
   at(index: number): string {
     const start = this.starts[index] as number;
-    return (this.chunks[Math.floor(index / CHUNK)] as string).slice(start, start + (this.lengths[index] as number));
+    return this.chunk(Math.floor(index / CHUNK)).slice(start, start + (this.lengths[index] as number));
+  }
+
+  private chunk(chunk: number): string {
+    const decoded = this.chunks[chunk];
+    if (decoded !== undefined) return decoded;
+    const text = (this.text as Buffer).toString(this.wide[chunk] ? 'utf16le' : 'latin1', this.chunkStarts[chunk], this.chunkStarts[chunk + 1]);
+    this.chunks[chunk] = text;
+    if (--this.undecoded === 0) this.text = undefined;
+    return text;
   }
 }

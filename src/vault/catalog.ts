@@ -6,6 +6,7 @@ import { pathId, teammateNoteId } from '../format/identity.js';
 import { isIgnoredPath } from './ignore.js';
 import type { NoteRecord } from './note.js';
 import type { RecordTable, RowNumbers } from './record-table.js';
+import type { StagedRows } from './staged-rows.js';
 import { folderOf } from './parse.js';
 import { DeferredIndex } from './deferred-index.js';
 import { LinkIndex } from './link-index.js';
@@ -30,17 +31,21 @@ export function foldPath(vaultPath: string): string {
  * history where there is one. Pure bookkeeping: no file is touched here.
  */
 export class Catalog {
-  /** By id: a record, or the row of `rows` it is still to be made from (`placeRow`). */
-  private readonly records = new Map<string, NoteRecord | number>();
-  /** The cached records a first read placed unchanged, made into records when first read (`made`) or in steps after it (`makeRowsInSteps`). */
+  /** By id: a record, or the row of `rows` it is still to be made from (`adoptRows`). */
+  private records = new Map<string, NoteRecord | number>();
+  /** The cached records a first read placed unchanged (`adoptRows`), until every row is made. */
   private rows: RecordTable | undefined;
   /** How many values of `records` are rows still to be made. */
   private unmade = 0;
-  private readonly idByPath = new Map<string, string>();
+  private idByPath = new Map<string, string>();
   /** Each path of idByPath folded (`foldPath`), with how many paths fold to it; made on first use. */
   private foldedPaths: Map<string, number> | undefined;
-  /** One id per content hash: finds the note a new path was moved from. */
-  private readonly idByHash = new Map<string, string>();
+  /**
+   * One id per content hash: finds the note a new path was moved from. Made
+   * on first use and kept in step after: a warm start with nothing moved
+   * does not pay for it (60-80 ms at 100,000 notes, BENCHMARKS.md, issue 31).
+   */
+  private idByHash: Map<string, string> | undefined;
   /** Notes whose file went, by content hash, oldest first: a new path with the same content is the same note, moved. */
   private readonly recentlyGone = new Map<string, { record: NoteRecord; until: number }>();
   private readonly folderSet = new FoldedNameSet();
@@ -108,30 +113,24 @@ export class Catalog {
   }
 
   /**
-   * Place row `row` of `table` (a cached record whose file is unchanged) by
-   * its id, path and content, leaving the rest of it in the table until it
-   * is read: see record-table.ts. Dated when made, with the git history
-   * known then. A first read places rows from one table only.
+   * Take the rows a first read staged and its listing confirmed
+   * (staged-rows.ts) as notes, each made into a record when first read
+   * (dated then, with the git history known then) or in steps after the
+   * read (`makeRowsInSteps`): at once, taking over the staged maps, when the
+   * catalog holds no note and no index yet; else each made and placed now. `staged` is
+   * not to be used after.
    */
-  placeRow(table: RecordTable, row: number): void {
-    const id = table.id(row);
-    if (this.rows !== table) {
-      this.makeAll();
-      this.rows = table;
-    }
-    if (this.records.has(id) || this.byTag.live || this.byLink.live || this.byProperty.live) {
-      this.place(table.record(row));
+  adoptRows(staged: StagedRows): void {
+    // An index made meanwhile (a tag filter during the read) must be told of each.
+    if (this.records.size > 0 || this.byTag.live || this.byLink.live || this.byProperty.live) {
+      for (const row of staged.rows()) this.place(staged.table.record(row));
       return;
     }
-    this.records.set(id, row);
-    this.unmade++;
-    this.setPath(table.path(row), id);
-    if (table.size(row) > 0) this.idByHash.set(table.hash(row), id);
-    this.addFolders(table.folder(row));
-  }
-
-  private makeAll(): void {
-    for (const [id, value] of this.records) if (typeof value === 'number') this.make(id, value);
+    [this.records, this.idByPath] = [staged.records, staged.idByPath];
+    this.foldedPaths = undefined;
+    this.idByHash = undefined;
+    this.unmade = this.records.size;
+    this.rows = this.unmade > 0 ? staged.table : undefined;
   }
 
   /** The record of row `row` of `rows`, made now and kept in its place. */
@@ -245,11 +244,11 @@ export class Catalog {
     const dated = this.dated(before && before !== record ? withKeptDates(record, before, seen) : record);
     const old = this.get(dated.id);
     if (old && old.path !== dated.path) this.deletePath(old.path);
-    if (old && old.hash !== dated.hash && this.idByHash.get(old.hash) === old.id) this.idByHash.delete(old.hash);
+    if (old && old.hash !== dated.hash && this.idByHash?.get(old.hash) === old.id) this.idByHash.delete(old.hash);
     this.records.set(dated.id, dated);
     this.put(dated, old);
     this.setPath(dated.path, dated.id);
-    if (dated.size > 0) this.idByHash.set(dated.hash, dated.id);
+    if (dated.size > 0) this.idByHash?.set(dated.hash, dated.id);
     this.addFolders(dated.folder);
     if (before && before.path !== dated.path) this.onMoved?.(dated, before.path);
   }
@@ -288,7 +287,7 @@ export class Catalog {
       this.byProperty.live?.remove(current);
     }
     if (this.idByPath.get(record.path) === record.id) this.deletePath(record.path);
-    if (this.idByHash.get(record.hash) === record.id) this.idByHash.delete(record.hash);
+    if (this.idByHash?.get(record.hash) === record.id) this.idByHash.delete(record.hash);
   }
 
   /**
@@ -310,8 +309,20 @@ export class Catalog {
 
   /** The note currently known with this content, if any. */
   holderOfContent(hash: string): NoteRecord | undefined {
-    const id = this.idByHash.get(hash);
+    const id = this.contentIndex().get(hash);
     return id === undefined ? undefined : this.get(id);
+  }
+
+  private contentIndex(): Map<string, string> {
+    if (this.idByHash) return this.idByHash;
+    const byHash = new Map<string, string>();
+    for (const [id, value] of this.records) {
+      const rows = this.rows as RecordTable;
+      const { size, hash } = typeof value === 'number' ? { size: rows.size(value), hash: rows.hash(value) } : value;
+      if (size > 0) byHash.set(hash, id);
+    }
+    this.idByHash = byHash;
+    return byHash;
   }
 
   /** The note whose file went moments ago with this content (its id and dates), taken (once) for a new path. */

@@ -9,6 +9,7 @@ import type { KeyedLock } from './lock.js';
 import type { NoteFiles } from './note-files.js';
 import type { NoteRecord } from './note.js';
 import type { RecordTable } from './record-table.js';
+import { StagedRows } from './staged-rows.js';
 import { ParsePool } from './workers/parse-pool.js';
 import { scanVault, type FileStat, type ScanResult } from './scan.js';
 import { scanOffThread } from './workers/scan-pool.js';
@@ -70,49 +71,34 @@ export function unchangedFile(file: FileStat, known: Pick<NoteRecord, 'size' | '
 /**
  * The first read: every note, 32 at a time. With `previous` (records from
  * the cache, once it has loaded), files whose size, times and inode are
- * unchanged are not read again, and their rows are placed without being
- * made into records (record-table.ts); a note whose path vanished and whose
+ * unchanged are not read again: their rows are staged while the listing
+ * ends and placed at once after it, without being made into records
+ * (staged-rows.ts, record-table.ts); a note whose path vanished and whose
  * content turns up at a new path keeps its id. Returns the cached records
  * and those of them whose path no file has now, or undefined when stopped.
  */
 export async function readEveryNote(parts: LoaderParts, cached: Promise<RecordTable>): Promise<{ previous: RecordTable; gone: number[] } | undefined> {
   const { catalog, files, ingest, lock, log, progress } = parts;
   Object.assign(progress, { phase: 'scanning', done: 0, total: 0 });
-  // The folders are listed while the cache loads, and its rows are keyed by path while the listing ends.
-  const [scan, [previous, rowAt]] = await Promise.all([scanBesideCache(parts, cached), cached.then((table) => [table, rowsByPath(table)] as const)]);
+  // The folders are listed while the cache loads, and its rows are staged while the listing ends.
+  const [scan, staged] = await Promise.all([scanBesideCache(parts, cached), cached.then((table) => new StagedRows(table))]);
+  const previous = staged.table;
   await removeLeftovers(parts, scan.leftovers);
   for (const folder of scan.folders) catalog.addFolder(folder);
-  // Each file's cached row, when its stats say it is unchanged; and which rows' paths have a file.
-  const found = new Uint8Array(previous.count);
-  const unchangedRows = scan.files.map((file) => {
-    const row = rowAt.get(file.path);
-    if (row === undefined) return undefined;
-    found[row] = 1;
-    return unchangedFile(file, previous.numbers(row)) ? row : undefined;
-  });
-  // A path held by several rows is keyed by its last: found when that one is.
-  const gone: number[] = [];
-  for (let row = 0; row < previous.count; row++) if (!found[row] && !found[rowAt.get(previous.path(row)) as number]) gone.push(row);
+  const { gone, toRead } = confirmRows(staged, scan.files);
+  catalog.adoptRows(staged);
   for (const row of gone) catalog.rememberGone(previous.record(row), FIRST_READ_MEMORY_MS);
-  Object.assign(progress, { phase: 'reading', done: 0, total: scan.files.length });
+  Object.assign(progress, { phase: 'reading', done: scan.files.length - toRead.length, total: scan.files.length });
   files.beginFirstRead();
   ingest.provisional = new Set();
-
-  const toParse = unchangedRows.filter((row) => row === undefined).length;
-  if (toParse >= (parts.parseWorkerMinNotes ?? PARSE_WORKER_MIN_NOTES)) ingest.parsePool = new ParsePool(log);
+  if (toRead.length >= (parts.parseWorkerMinNotes ?? PARSE_WORKER_MIN_NOTES)) ingest.parsePool = new ParsePool(log);
 
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < scan.files.length && !parts.stopped()) {
-      const at = next++;
-      const file = scan.files[at] as FileStat;
-      const unchanged = unchangedRows[at];
+    while (next < toRead.length && !parts.stopped()) {
+      const { file, row } = toRead[next++] as { file: FileStat; row: number | undefined };
       try {
-        if (unchanged !== undefined && !catalog.has(previous.id(unchanged))) catalog.placeRow(previous, unchanged);
-        else {
-          const row = rowAt.get(file.path);
-          await lock.run(file.path, () => ingest.ingest(file.path, row === undefined ? undefined : previous.record(row)));
-        }
+        await lock.run(file.path, () => ingest.ingest(file.path, row === undefined ? undefined : previous.record(row)));
       } catch (error) {
         log(`Skipping ${file.path}: ${(error as Error).message}`, WARNING);
       }
@@ -135,10 +121,33 @@ export async function readEveryNote(parts: LoaderParts, cached: Promise<RecordTa
   return parts.stopped() ? undefined : { previous, gone };
 }
 
-function rowsByPath(table: RecordTable): Map<string, number> {
-  const rowAt = new Map<string, number>();
-  for (let row = 0; row < table.count; row++) rowAt.set(table.path(row), row);
-  return rowAt;
+/**
+ * Which staged rows the listing confirms: a row whose file is unchanged
+ * stays; one whose file changed is dropped and the file read (with the row,
+ * for its id); a row whose path no file has is gone. Files with no row are
+ * read.
+ */
+function confirmRows(staged: StagedRows, scanned: readonly FileStat[]): { gone: number[]; toRead: { file: FileStat; row: number | undefined }[] } {
+  const table = staged.table;
+  const rows = scanned.map((file) => staged.rowAt(file.path));
+  const found = new Uint8Array(table.count);
+  for (const row of rows) if (row !== undefined) found[row] = 1;
+  const gone: number[] = [];
+  for (let row = 0; row < table.count; row++) {
+    // A row left out of the staging for repeating a path is gone only if the staged one is.
+    if (found[row]) continue;
+    const stagedAtPath = staged.rowAt(table.path(row));
+    if (stagedAtPath === undefined || !found[stagedAtPath]) gone.push(row);
+  }
+  for (const row of gone) staged.drop(row);
+  const toRead: { file: FileStat; row: number | undefined }[] = [];
+  scanned.forEach((file, at) => {
+    const row = rows[at];
+    if (row !== undefined && unchangedFile(file, table.numbers(row))) return;
+    if (row !== undefined) staged.drop(row);
+    toRead.push({ file, row });
+  });
+  return { gone, toRead };
 }
 
 /**

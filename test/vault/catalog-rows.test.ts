@@ -4,6 +4,7 @@ import { Catalog } from '../../src/vault/catalog.js';
 import type { GitHistory } from '../../src/vault/git/git-history.js';
 import type { NoteRecord } from '../../src/vault/note.js';
 import { tableOf, tableRecords, type RecordTable } from '../../src/vault/record-table.js';
+import { StagedRows } from '../../src/vault/staged-rows.js';
 import { catalogRecord } from '../support/records.js';
 
 /** Records as the cache gives them back: by column, each row made when asked. */
@@ -20,20 +21,18 @@ function notes(count: number): NoteRecord[] {
   }));
 }
 
-function placedRows(records: readonly NoteRecord[]): { catalog: Catalog; table: RecordTable } {
-  const catalog = new Catalog();
+function placedRows(records: readonly NoteRecord[], catalog = new Catalog()): { catalog: Catalog; table: RecordTable } {
   const table = cachedTable(records);
-  for (let row = 0; row < table.count; row++) catalog.placeRow(table, row);
+  catalog.adoptRows(new StagedRows(table));
   return { catalog, table };
 }
 
 describe('a catalog of cached rows', () => {
-  it('knows every row by id, path, content and folder before any is made, and makes each as the cache held it', () => {
+  it('knows every row by id, path and content before any is made, and makes each as the cache held it', () => {
     const records = notes(12);
     const { catalog } = placedRows(records);
     expect(catalog.size).toBe(12);
     expect(catalog.has('n7')).toBe(true);
-    expect(catalog.folders()).toEqual(['F0', 'F0/Sub', 'F1', 'F1/Sub', 'F2', 'F2/Sub']);
     expect(catalog.atPath('F1/Sub/N4.md')).toStrictEqual(records[4]);
     expect(catalog.holderOfContent('hash-n9')).toStrictEqual(records[9]);
     // Made once: asked again, the same object.
@@ -80,6 +79,31 @@ describe('a catalog of cached rows', () => {
     catalog.unplace(records[2] as NoteRecord);
     expect(catalog.has('n2')).toBe(false);
     expect([...catalog.all()].map((record) => record.id)).toEqual(['n0', 'n1']);
+  });
+
+  it('stages the rows a listing confirms: a row dropped is not placed, and a repeated id or path is left out', () => {
+    const records = notes(4);
+    const twice = [...records, { ...(records[0] as NoteRecord), path: 'Elsewhere.md' }, { ...(records[1] as NoteRecord), id: 'other' }];
+    const staged = new StagedRows(cachedTable(twice));
+    expect(staged.rows()).toEqual([0, 1, 2, 3]);
+    expect(staged.rowAt('F1/Sub/N1.md')).toBe(1);
+    staged.drop(2);
+    staged.drop(5);
+    expect(staged.rowAt('F2/Sub/N2.md')).toBeUndefined();
+    const catalog = new Catalog();
+    catalog.adoptRows(staged);
+    expect([...catalog.all()].map((record) => record.id)).toEqual(['n0', 'n1', 'n3']);
+    expect(catalog.holderOfContent('hash-n2')).toBeUndefined();
+  });
+
+  it('places each row as a record when the catalog already holds notes or an index', () => {
+    const records = notes(6);
+    const catalog = new Catalog();
+    catalog.place(catalogRecord('first', 'First.md', ['#t1']));
+    expect([...catalog.tagged(['#t1'])].map((record) => record.id)).toEqual(['first']);
+    placedRows(records, catalog);
+    expect(catalog.size).toBe(7);
+    expect([...catalog.tagged(['#t1'])].map((record) => record.id).sort()).toEqual(['first', 'n1', 'n5']);
   });
 
   it('reads records already made as a table of the very objects', () => {
