@@ -23,8 +23,11 @@ async function run(config: CliConfig): Promise<void> {
       return;
     case 'index':
       return (await import('./commands/index.js')).indexCommand(config);
-    case 'serve':
-      return (await import('./commands/serve.js')).serveCommand(config);
+    case 'serve': {
+      // Begun before the command's modules load: see early-scan.ts. Only a vault named on the command line can be listed this early.
+      const early = config.vaultGiven ? (await import('./early-scan.js')).beginEarlyScan(config.vault) : undefined;
+      return (await import('./commands/serve.js')).serveCommand(config, early);
+    }
     case 'token':
       return (await import('./commands/token.js')).token(config, log);
     case 'import':

@@ -5,6 +5,7 @@ import { cacheDir, modelsDir } from '../storage/dexi-dir.js';
 import type { EmbedderSpec } from '../index/vectors/embedder.js';
 import { ImportRun } from '../import/import-run.js';
 import { ServedVault } from '../server/served-vault.js';
+import type { EarlyScan } from '../vault/workers/scan-pool.js';
 import { systemClock } from '../vault/clock.js';
 import { readSettings, SettingsError } from '../vault/settings.js';
 import { VaultUnavailableError } from '../vault/vault.js';
@@ -30,7 +31,7 @@ function embedderSpec(model: string, cache: string): EmbedderSpec | undefined {
  * where the configuration is read, once, and handed down: the settings file,
  * overridden by `serve`'s flags, the model and the number of workers.
  */
-export async function openServedVault(config: ServeConfig | IndexConfig, watch = true, folder?: VaultFolder): Promise<ServedVault> {
+export async function openServedVault(config: ServeConfig | IndexConfig, watch = true, folder?: VaultFolder, earlyScan?: EarlyScan): Promise<ServedVault> {
   const found = folder ?? (await openVaultFolder(config.vault, true));
   const because = found.readOnlyBecause;
   const outside = because === undefined ? undefined : await outsideCache({ ...found, readOnlyBecause: because }, userCacheHome(process.env, process.platform, homedir()), config.command);
@@ -60,6 +61,7 @@ export async function openServedVault(config: ServeConfig | IndexConfig, watch =
     watch,
     ...(embedder ? { semantic: { embedder, workers, ...(batchSize === undefined ? {} : { batchSize }) } } : {}),
     ...(outside ? { readOnly: true, cacheDir: outside.cacheDir } : {}),
+    earlyScan,
   });
 }
 

@@ -3,6 +3,7 @@ import { open, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { replaceFileAtomicStreaming } from '../storage/atomic.js';
+import { INDEX_CACHE_FILE } from '../storage/dexi-dir.js';
 import type { NoteRecord } from '../vault/note.js';
 import { FullTextIndex, type FullTextMeta, type FullTextSnapshot } from './fulltext/fulltext.js';
 import type { RecordTable } from '../vault/record-table.js';
@@ -26,7 +27,7 @@ import { bytesToHash, SharedHash } from './shared-hash.js';
 export const CACHE_VERSION = 12;
 
 /** The cache file; version 2 was `notes.json`, one JSON document. */
-const CACHE_FILE = 'index.bin';
+const CACHE_FILE = INDEX_CACHE_FILE;
 const OLD_CACHE_FILES = ['notes.json'];
 
 /*

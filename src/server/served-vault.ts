@@ -10,6 +10,7 @@ import { ActivityLog } from '../vault/record/activity.js';
 import { settlePending } from '../vault/record/activity-settle.js';
 import type { Clock } from '../vault/clock.js';
 import { tableOf } from '../vault/record-table.js';
+import type { EarlyScan } from '../vault/workers/scan-pool.js';
 import type { VaultSettings } from '../vault/settings.js';
 import { Vault, type Logger } from '../vault/vault.js';
 import { VaultWatcher } from '../watch/watcher.js';
@@ -36,6 +37,8 @@ export interface ServedVaultOptions {
   readOnly?: boolean;
   /** Where the vault's caches go (default its `.dexi/cache/`); the CLI gives one outside a vault that cannot be written. */
   cacheDir?: string;
+  /** The first read's listing of the vault's files, begun by the command line (src/cli/early-scan.ts). */
+  earlyScan?: EarlyScan | undefined;
 }
 
 /** A vault that cannot be written is served read-only to every connection, whatever its token or flags allow. */
@@ -122,7 +125,10 @@ export class ServedVault {
     // Each vault lists its files while the caches load; it reads notes only
     // once they have, and the indexes listen for them.
     const attached = this.indexing.attach();
-    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(attached.then((cached) => cached.get(vault) ?? tableOf([])))));
+    // The early listing is the own vault's, and taken once (it holds every path until let go).
+    const early = this.options.earlyScan;
+    delete this.options.earlyScan;
+    await Promise.all([this.own, ...this.teammates].map((vault) => vault.load(attached.then((cached) => cached.get(vault) ?? tableOf([])), vault === this.own ? early : undefined)));
     const cached = await attached;
     if (!this.own.ready) return; // closed while reading
     // The watcher starts after the first read: both walk every folder, and

@@ -32,6 +32,9 @@ export function cacheDir(vaultRoot: string): string {
   return path.join(dexiDir(vaultRoot), 'cache');
 }
 
+/** The index cache's file in a cache folder (src/index/cache.ts); version 2 was `notes.json`. */
+export const INDEX_CACHE_FILE = 'index.bin';
+
 /**
  * The cache folder of a vault that cannot be written, in the person's cache
  * directory (`cacheHome`, chosen by the CLI): `dexi-vault/<name>-<hash>`,

@@ -12,7 +12,7 @@ import type { RecordTable } from './record-table.js';
 import { StagedRows } from './staged-rows.js';
 import { ParsePool } from './workers/parse-pool.js';
 import { scanVault, type FileStat, type ScanResult } from './scan.js';
-import { scanOffThread } from './workers/scan-pool.js';
+import { scanOffThread, unpackScan, type EarlyScan } from './workers/scan-pool.js';
 import { WARNING, type Logger } from './logger.js';
 import { counted } from '../format/counts.js';
 
@@ -53,6 +53,8 @@ export interface LoaderParts {
   /** The person's vault's cache folder, cleared of leftovers even when the vault is read-only (it is outside it then); undefined for a teammate's. */
   cacheDir?: string | undefined;
   parseWorkerMinNotes?: number | undefined;
+  /** The first read's listing, begun before the vault was opened (src/cli/early-scan.ts). */
+  earlyScan?: EarlyScan | undefined;
   progress: LoadProgress;
   stopped(): boolean;
 }
@@ -183,9 +185,10 @@ async function removeLeftovers(parts: LoaderParts, oldStyle: readonly string[]):
  */
 async function scanBesideCache(parts: LoaderParts, cached: Promise<RecordTable>): Promise<ScanResult> {
   const onOversize = (vaultPath: string, size: number): void => parts.files.logOversize(vaultPath, size);
-  const known = await Promise.race([cached, sleep(CACHE_KNOWN_MS, undefined, { ref: false })]);
   // Every line a scan logs is a file or folder skipped.
   const skipped = (line: string): void => parts.log(line, WARNING);
+  if (parts.earlyScan?.root === parts.root) return unpackScan(await parts.earlyScan.packed, parts.root, skipped, onOversize);
+  const known = await Promise.race([cached, sleep(CACHE_KNOWN_MS, undefined, { ref: false })]);
   if (known !== undefined && known.count < SCAN_WORKER_MIN_NOTES) return scanVault(parts.root, skipped, onOversize);
   return scanOffThread(parts.root, skipped, onOversize);
 }

@@ -19,6 +19,7 @@ import { GitDates } from './git/git-dates.js';
 import { Ingest } from './ingest.js';
 import { readEveryNote, reconcile, type LoaderParts, type LoadProgress } from './loader.js';
 import { tableOf, type RecordTable } from './record-table.js';
+import type { EarlyScan } from './workers/scan-pool.js';
 import type { Visible } from './link-index.js';
 import { KeyedLock } from './lock.js';
 import { moveNote } from './move-note.js';
@@ -332,9 +333,9 @@ export class Vault extends EventEmitter<VaultEvents> {
    * Read every note (see readEveryNote), with the git dates beside it.
    * Reading writes nothing into the vault.
    */
-  async load(cached: Promise<RecordTable> | RecordTable = tableOf([])): Promise<void> {
+  async load(cached: Promise<RecordTable> | RecordTable = tableOf([]), earlyScan?: EarlyScan): Promise<void> {
     if (this.options.git !== false) this.gitDates.start();
-    const read = await readEveryNote(this.loaderParts, Promise.resolve(cached));
+    const read = await readEveryNote({ ...this.loaderParts, earlyScan }, Promise.resolve(cached));
     if (read === undefined || this.stopped) return;
     // Dates from git are part of a first answer (a fresh clone's notes were not all made today), so the
     // first read waits for them a little; a history that takes longer fills them in when it is done.

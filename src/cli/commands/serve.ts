@@ -6,6 +6,7 @@ import { createMcpServer, serverShell, type ServerOptions } from '../../server/s
 import { serveStdio, serveStdioDeferred } from '../../server/transports/stdio.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { ServeConfig } from '../args.js';
+import type { EarlyScan } from '../../vault/workers/scan-pool.js';
 import { feedPuller } from '../feed-scheduler.js';
 import { log, version } from '../log.js';
 import { openServedVault } from '../open-served-vault.js';
@@ -13,11 +14,11 @@ import { clientVaultFolder } from '../roots.js';
 import { stopServing, stopSignals } from '../stopping.js';
 
 /** `serve`: over stdio, or over HTTP with `--http`. */
-export async function serveCommand(config: ServeConfig): Promise<void> {
-  if (config.http) await serveOverHttp(config, config.http);
+export async function serveCommand(config: ServeConfig, earlyScan?: EarlyScan): Promise<void> {
+  if (config.http) await serveOverHttp(config, config.http, earlyScan);
   // Over HTTP many clients share one vault, so only a stdio client's roots can name it.
   else if (!config.vaultGiven) await serveFromRoots(config);
-  else await serve(config);
+  else await serve(config, earlyScan);
 }
 
 /** The policy of the one stdio connection: the scopes and boundary of the command line. */
@@ -43,8 +44,8 @@ function logFailedRead(runtime: ServedVault): void {
 }
 
 /** `serve`: one connection over stdio, with the scopes and boundary of the command line. */
-async function serve(config: ServeConfig): Promise<void> {
-  const runtime = await openServedVault(config);
+async function serve(config: ServeConfig, earlyScan: EarlyScan | undefined): Promise<void> {
+  const runtime = await openServedVault(config, true, undefined, earlyScan);
   const options = stdioServerOptions(runtime, stdioPolicy(config));
   const { context } = options;
   log(`Serving ${runtime.own.root} over stdio (version ${version()}).`);
@@ -90,8 +91,8 @@ async function serveFromRoots(config: ServeConfig): Promise<void> {
 }
 
 /** `serve --http`: one process, many connections, each token its own scopes and boundary. */
-async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig['http']>): Promise<void> {
-  const runtime = await openServedVault(config);
+async function serveOverHttp(config: ServeConfig, http: NonNullable<ServeConfig['http']>, earlyScan: EarlyScan | undefined): Promise<void> {
+  const runtime = await openServedVault(config, true, undefined, earlyScan);
   logFailedRead(runtime);
   const tokens = new TokenStore(runtime.own.root);
   let handle;

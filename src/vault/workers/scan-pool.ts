@@ -16,6 +16,13 @@ export interface PackedScan {
   oversized: [string, number][];
 }
 
+/** A listing of a vault's files begun before the vault is opened (src/cli/early-scan.ts), for its first read to take. */
+export interface EarlyScan {
+  /** The vault's real path: the first read takes the listing only for this root. */
+  root: string;
+  packed: Promise<PackedScan | undefined>;
+}
+
 /**
  * `scanVault` on a worker thread: at 100,000 notes the scan's stats were
  * 0.4-0.5 s of the main thread's warm start, which it spends loading the
@@ -28,7 +35,12 @@ export async function scanOffThread(
   onOversize: (vaultPath: string, size: number) => void,
   launch: (request: ScanRequest) => Worker = launchScanWorker,
 ): Promise<ScanResult> {
-  const packed = await new Promise<PackedScan | undefined>((resolve) => {
+  return unpackScan(await beginScan(root, launch), root, log, onOversize);
+}
+
+/** The listing of `root` on the scanning worker, as it hands it over; undefined whatever goes wrong with the worker. */
+export function beginScan(root: string, launch: (request: ScanRequest) => Worker = launchScanWorker): Promise<PackedScan | undefined> {
+  return new Promise<PackedScan | undefined>((resolve) => {
     let worker: Worker;
     try {
       worker = launch({ root });
@@ -36,10 +48,21 @@ export async function scanOffThread(
       resolve(undefined);
       return;
     }
+    // A listing nobody takes (the command ended first) does not keep the process.
+    worker.unref();
     worker.once('message', (message: PackedScan | { error: string }) => resolve('error' in message ? undefined : message));
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
   });
+}
+
+/** The files of a listing the worker handed over, its lines logged; with none (the worker failed), the listing made here. */
+export async function unpackScan(
+  packed: PackedScan | undefined,
+  root: string,
+  log: (line: string) => void,
+  onOversize: (vaultPath: string, size: number) => void,
+): Promise<ScanResult> {
   if (!packed) return scanVault(root, log, onOversize);
   for (const line of packed.logs) log(line);
   for (const [vaultPath, size] of packed.oversized) onOversize(vaultPath, size);
