@@ -248,7 +248,7 @@ class ColumnTable implements RecordTable {
     return this.columns.hashes[row] as string;
   }
 
-  folder(row: number): string | null {
+  private folder(row: number): string | null {
     return (this.columns.flags[row] as number) & AT_ROOT ? null : this.columns.texts[5].at(row);
   }
 

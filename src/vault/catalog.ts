@@ -108,17 +108,13 @@ export class Catalog {
     return typeof value === 'number' ? this.make(id, value) : value;
   }
 
-  has(id: string): boolean {
-    return this.records.has(id);
-  }
-
   /**
    * Take the rows a first read staged and its listing confirmed
    * (staged-rows.ts) as notes, each made into a record when first read
    * (dated then, with the git history known then) or in steps after the
    * read (`makeRowsInSteps`): at once, taking over the staged maps, when the
-   * catalog holds no note and no index yet; else each made and placed now. `staged` is
-   * not to be used after.
+   * catalog holds no note and no index yet; else each made and placed now.
+   * `staged` is not to be used after.
    */
   adoptRows(staged: StagedRows): void {
     // An index made meanwhile (a tag filter during the read) must be told of each.

@@ -4,7 +4,7 @@ import type { NoteRecord } from './note.js';
  * The records a first read starts from (the index cache's), kept compactly
  * and made into `NoteRecord`s one at a time, when asked. A first read
  * compares each file with its row by path, times and inode, and places an
- * unchanged one by its id, path and content hash alone; the catalog makes
+ * unchanged one by its id and path alone (staged-rows.ts); the catalog makes
  * the rest of a row into a record when something reads it, or in steps
  * once the read is done. At 100,000 notes, making every record before the
  * first answer took some 1 s of a warm start's 2.7 s, most of it the
@@ -17,11 +17,9 @@ export interface RecordTable {
   path(row: number): string;
   /** Git's blob id of the file's bytes. */
   hash(row: number): string;
-  /** The folder that directly holds the note, or null at the vault root. */
-  folder(row: number): string | null;
   /** The file's size in bytes. */
   size(row: number): number;
-  /** What `unchangedFile` compares, and the dates the catalog decides from. */
+  /** What `unchangedFile` compares, and what the catalog decides a note's dates from. */
   numbers(row: number): RowNumbers;
   /** The row as a record: a new object each call, which the caller keeps. */
   record(row: number): NoteRecord;
@@ -45,7 +43,6 @@ export function tableOf(records: readonly NoteRecord[]): RecordTable {
     id: (row) => at(row).id,
     path: (row) => at(row).path,
     hash: (row) => at(row).hash,
-    folder: (row) => at(row).folder,
     size: (row) => at(row).size,
     numbers: at,
     record: at,

@@ -32,7 +32,6 @@ describe('a catalog of cached rows', () => {
     const records = notes(12);
     const { catalog } = placedRows(records);
     expect(catalog.size).toBe(12);
-    expect(catalog.has('n7')).toBe(true);
     expect(catalog.atPath('F1/Sub/N4.md')).toStrictEqual(records[4]);
     expect(catalog.holderOfContent('hash-n9')).toStrictEqual(records[9]);
     // Made once: asked again, the same object.
@@ -77,7 +76,7 @@ describe('a catalog of cached rows', () => {
     expect(catalog.atPath('F1/Sub/N1.md')).toBeUndefined();
     expect(catalog.atPath('Moved.md')?.id).toBe('n1');
     catalog.unplace(records[2] as NoteRecord);
-    expect(catalog.has('n2')).toBe(false);
+    expect(catalog.get('n2')).toBeUndefined();
     expect([...catalog.all()].map((record) => record.id)).toEqual(['n0', 'n1']);
   });
 
