@@ -90,12 +90,6 @@ export function copied<T extends Float64Array | Uint32Array>(Kind: { new (length
   return array;
 }
 
-/** The `count` texts of a column's blobs; throws DamagedRecords when the blobs do not agree. */
-export function decodeStringColumn(count: number, lengthBlob: Buffer, chunkBlob: Buffer, text: Buffer): string[] {
-  const column = new TextColumn(count, lengthBlob, chunkBlob, text);
-  return Array.from({ length: count }, (_, i) => column.at(i));
-}
-
 /**
  * A column's texts, checked whole and decoded a chunk at a time (one string
  * of CHUNK texts) when a text of the chunk is first asked for, each text cut

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DamagedRecords, decodeRecords, encodeRecords } from '../../src/index/record-columns.js';
-import { StringColumn, decodeStringColumn } from '../../src/index/string-column.js';
+import { StringColumn } from '../../src/index/string-column.js';
+import { decodeStringColumn } from '../support/records.js';
 import type { StoredValue } from '../../src/format/property-values.js';
 import type { NoteTask } from '../../src/format/tasks.js';
 import type { NoteRecord } from '../../src/vault/note.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK, chunkBytesOf, DamagedRecords, decodeStringColumn, StringColumn } from '../../src/index/string-column.js';
+import { CHUNK, chunkBytesOf, DamagedRecords, StringColumn } from '../../src/index/string-column.js';
+import { decodeStringColumn } from '../support/records.js';
 
 function roundTrip(texts: readonly string[]): string[] {
   const column = new StringColumn();

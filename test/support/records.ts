@@ -1,3 +1,4 @@
+import { TextColumn } from '../../src/index/string-column.js';
 import type { NoteRecord } from '../../src/vault/note.js';
 
 /** A note record as the catalog holds one, for tests of the catalog's own indexes. */
@@ -21,4 +22,10 @@ export function catalogRecord(id: string, path: string, tags: string[] = [], has
     birthtimeMs: 1000,
     hash,
   };
+}
+
+/** Every text of a column's blobs (`TextColumn`), read at once; throws DamagedRecords when the blobs do not agree. */
+export function decodeStringColumn(count: number, lengthBlob: Buffer, chunkBlob: Buffer, text: Buffer): string[] {
+  const column = new TextColumn(count, lengthBlob, chunkBlob, text);
+  return Array.from({ length: count }, (_, i) => column.at(i));
 }
