@@ -26,8 +26,7 @@ import { bytesToHash, SharedHash } from './shared-hash.js';
  */
 export const CACHE_VERSION = 12;
 
-/** The cache file; version 2 was `notes.json`, one JSON document. */
-const CACHE_FILE = INDEX_CACHE_FILE;
+/** The cache file was `notes.json`, one JSON document, in version 2. */
 const OLD_CACHE_FILES = ['notes.json'];
 
 /*
@@ -54,7 +53,7 @@ export interface CacheSnapshot {
 
 /** The cache file in `folder`: a vault's `.dexi/cache/`, or a teammate's folder inside it. */
 export function cacheFile(folder: string): string {
-  return path.join(folder, CACHE_FILE);
+  return path.join(folder, INDEX_CACHE_FILE);
 }
 
 class DamagedCache extends Error {}
@@ -116,8 +115,9 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
     // notes the postings (153 MB) took some 150 ms to read before.
     await readSideBySide(file, rest, postingBytes);
     const postingsRead = readExactly(file, postingView, 0);
-    const records = await Promise.allSettled([Promise.resolve().then(() => decodedRecords(decodeRecordTable, rest.subarray(0, recordBytes))), postingsRead]);
-    for (const read of records) if (read.status === 'rejected') throw read.reason;
+    const [records, postingsDone] = await Promise.allSettled([Promise.resolve().then(() => decodedRecords(decodeRecordTable, rest.subarray(0, recordBytes))), postingsRead]);
+    if (records.status === 'rejected') throw records.reason;
+    if (postingsDone.status === 'rejected') throw postingsDone.reason;
     hash.update(postingView);
     hash.update(rest);
     const decoded = await Promise.allSettled([hash.digest(), Promise.resolve().then(() => fullTextOf(rest, recordBytes, postings))]);
@@ -125,7 +125,7 @@ async function decode(file: FileHandle): Promise<CacheSnapshot> {
     if (digest.status === 'rejected') throw digest.reason;
     if (!digest.value.equals(expected)) throw new DamagedCache('checksum');
     if (fulltext.status === 'rejected') throw fulltext.reason;
-    return { records: (records[0] as PromiseFulfilledResult<RecordTable>).value, fulltext: fulltext.value };
+    return { records: records.value, fulltext: fulltext.value };
   } finally {
     hash.close();
   }
@@ -263,7 +263,7 @@ export async function saveSnapshot(
 ): Promise<boolean> {
   const dir = folder;
   const stillCurrent = options.stillCurrent ?? (() => true);
-  const saved = await replaceFileAtomicStreaming(path.join(dir, CACHE_FILE), async (write) => {
+  const saved = await replaceFileAtomicStreaming(path.join(dir, INDEX_CACHE_FILE), async (write) => {
     const hash = createHash('sha1');
     let written = 0;
     // Small pieces (the records come in some 25, many of a few bytes) are
