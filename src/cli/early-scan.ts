@@ -27,7 +27,7 @@ export function beginEarlyScan(vault: string): EarlyScan | undefined {
     const root = realpathSync(vault);
     const cache = statSync(path.join(cacheDir(root), INDEX_CACHE_FILE), { throwIfNoEntry: false });
     if (cache?.isFile() !== true || cache.size < EARLY_SCAN_MIN_CACHE_BYTES) return undefined;
-    return { root, packed: beginScan(root) };
+    return { root, packed: beginScan(root, undefined, false) };
   } catch {
     return undefined;
   }

@@ -38,8 +38,13 @@ export async function scanOffThread(
   return unpackScan(await beginScan(root, launch), root, log, onOversize);
 }
 
-/** The listing of `root` on the scanning worker, as it hands it over; undefined whatever goes wrong with the worker. */
-export function beginScan(root: string, launch: (request: ScanRequest) => Worker = launchScanWorker): Promise<PackedScan | undefined> {
+/**
+ * The listing of `root` on the scanning worker, as it hands it over;
+ * undefined whatever goes wrong with the worker. `holdProcess` false: the
+ * worker does not keep the process alive, for a listing begun before anyone
+ * waits for it (a command that ends first is not held up by it).
+ */
+export function beginScan(root: string, launch: (request: ScanRequest) => Worker = launchScanWorker, holdProcess = true): Promise<PackedScan | undefined> {
   return new Promise<PackedScan | undefined>((resolve) => {
     let worker: Worker;
     try {
@@ -48,8 +53,7 @@ export function beginScan(root: string, launch: (request: ScanRequest) => Worker
       resolve(undefined);
       return;
     }
-    // A listing nobody takes (the command ended first) does not keep the process.
-    worker.unref();
+    if (!holdProcess) worker.unref();
     worker.once('message', (message: PackedScan | { error: string }) => resolve('error' in message ? undefined : message));
     worker.once('error', () => resolve(undefined));
     worker.once('exit', () => resolve(undefined));
